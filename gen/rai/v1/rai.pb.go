@@ -524,9 +524,9 @@ func (*AnalyzeResponse_Completion) isAnalyzeResponse_Event() {}
 type Offset struct {
 	state      protoimpl.MessageState `protogen:"open.v1"`
 	SourceType SourceType             `protobuf:"varint,1,opt,name=source_type,json=sourceType,proto3,enum=rai.v1.SourceType" json:"source_type,omitempty"`
-	MessageId  string                 `protobuf:"bytes,2,opt,name=message_id,json=messageId,proto3" json:"message_id,omitempty"`
-	// Fields below have explicit presence so that zero values still appear in
-	// the JSON form, as SPEC §1 shows them.
+	// Fields below have explicit presence so that zero values (and an empty
+	// message id) still appear in the JSON form, as SPEC §1 shows them.
+	MessageId    *string `protobuf:"bytes,2,opt,name=message_id,json=messageId,proto3,oneof" json:"message_id,omitempty"`
 	ContentIndex *uint32 `protobuf:"varint,3,opt,name=content_index,json=contentIndex,proto3,oneof" json:"content_index,omitempty"`
 	// UTF-8 byte offsets into the item's text, [start_offset, end_offset).
 	StartOffset   *uint32 `protobuf:"varint,4,opt,name=start_offset,json=startOffset,proto3,oneof" json:"start_offset,omitempty"`
@@ -573,8 +573,8 @@ func (x *Offset) GetSourceType() SourceType {
 }
 
 func (x *Offset) GetMessageId() string {
-	if x != nil {
-		return x.MessageId
+	if x != nil && x.MessageId != nil {
+		return *x.MessageId
 	}
 	return ""
 }
@@ -802,7 +802,7 @@ func (x *HarmCategoryResult) GetRiskLevel() RiskLevel {
 type Watermark struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	SourceType    SourceType             `protobuf:"varint,1,opt,name=source_type,json=sourceType,proto3,enum=rai.v1.SourceType" json:"source_type,omitempty"`
-	MessageId     string                 `protobuf:"bytes,2,opt,name=message_id,json=messageId,proto3" json:"message_id,omitempty"`
+	MessageId     *string                `protobuf:"bytes,2,opt,name=message_id,json=messageId,proto3,oneof" json:"message_id,omitempty"`
 	ContentIndex  *uint32                `protobuf:"varint,3,opt,name=content_index,json=contentIndex,proto3,oneof" json:"content_index,omitempty"`
 	Offset        *uint32                `protobuf:"varint,4,opt,name=offset,proto3,oneof" json:"offset,omitempty"`
 	unknownFields protoimpl.UnknownFields
@@ -847,8 +847,8 @@ func (x *Watermark) GetSourceType() SourceType {
 }
 
 func (x *Watermark) GetMessageId() string {
-	if x != nil {
-		return x.MessageId
+	if x != nil && x.MessageId != nil {
+		return *x.MessageId
 	}
 	return ""
 }
@@ -937,16 +937,17 @@ const file_rai_v1_rai_proto_rawDesc = "" +
 	"\n" +
 	"completion\x18\x03 \x01(\v2\x12.rai.v1.CompletionH\x00R\n" +
 	"completionB\a\n" +
-	"\x05event\"\x84\x02\n" +
+	"\x05event\"\x98\x02\n" +
 	"\x06Offset\x123\n" +
 	"\vsource_type\x18\x01 \x01(\x0e2\x12.rai.v1.SourceTypeR\n" +
-	"sourceType\x12\x1d\n" +
+	"sourceType\x12\"\n" +
 	"\n" +
-	"message_id\x18\x02 \x01(\tR\tmessageId\x12(\n" +
-	"\rcontent_index\x18\x03 \x01(\rH\x00R\fcontentIndex\x88\x01\x01\x12&\n" +
-	"\fstart_offset\x18\x04 \x01(\rH\x01R\vstartOffset\x88\x01\x01\x12\"\n" +
+	"message_id\x18\x02 \x01(\tH\x00R\tmessageId\x88\x01\x01\x12(\n" +
+	"\rcontent_index\x18\x03 \x01(\rH\x01R\fcontentIndex\x88\x01\x01\x12&\n" +
+	"\fstart_offset\x18\x04 \x01(\rH\x02R\vstartOffset\x88\x01\x01\x12\"\n" +
 	"\n" +
-	"end_offset\x18\x05 \x01(\rH\x02R\tendOffset\x88\x01\x01B\x10\n" +
+	"end_offset\x18\x05 \x01(\rH\x03R\tendOffset\x88\x01\x01B\r\n" +
+	"\v_message_idB\x10\n" +
 	"\x0e_content_indexB\x0f\n" +
 	"\r_start_offsetB\r\n" +
 	"\v_end_offset\"\x95\x01\n" +
@@ -969,14 +970,15 @@ const file_rai_v1_rai_proto_rawDesc = "" +
 	"risk_level\x18\x04 \x01(\x0e2\x11.rai.v1.RiskLevelH\x02R\triskLevel\x88\x01\x01B\x0e\n" +
 	"\f_is_detectedB\v\n" +
 	"\t_severityB\r\n" +
-	"\v_risk_level\"\xc3\x01\n" +
+	"\v_risk_level\"\xd7\x01\n" +
 	"\tWatermark\x123\n" +
 	"\vsource_type\x18\x01 \x01(\x0e2\x12.rai.v1.SourceTypeR\n" +
-	"sourceType\x12\x1d\n" +
+	"sourceType\x12\"\n" +
 	"\n" +
-	"message_id\x18\x02 \x01(\tR\tmessageId\x12(\n" +
-	"\rcontent_index\x18\x03 \x01(\rH\x00R\fcontentIndex\x88\x01\x01\x12\x1b\n" +
-	"\x06offset\x18\x04 \x01(\rH\x01R\x06offset\x88\x01\x01B\x10\n" +
+	"message_id\x18\x02 \x01(\tH\x00R\tmessageId\x88\x01\x01\x12(\n" +
+	"\rcontent_index\x18\x03 \x01(\rH\x01R\fcontentIndex\x88\x01\x01\x12\x1b\n" +
+	"\x06offset\x18\x04 \x01(\rH\x02R\x06offset\x88\x01\x01B\r\n" +
+	"\v_message_idB\x10\n" +
 	"\x0e_content_indexB\t\n" +
 	"\a_offset\"\x88\x01\n" +
 	"\n" +

@@ -1,0 +1,326 @@
+package analyzer_test
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/openrai/raiserver/analyzer"
+	"github.com/openrai/raiserver/classifiers"
+	"github.com/openrai/raiserver/extract"
+)
+
+// wordClassifier is a test classifier: it reports every occurrence of its
+// words with their category and severity. Words may contain spaces.
+type wordClassifier map[string]classifiers.Finding
+
+func (w wordClassifier) Classify(dst []classifiers.Finding, text []byte) []classifiers.Finding {
+	for word, f := range w {
+		for i := 0; ; {
+			j := bytes.Index(text[i:], []byte(word))
+			if j < 0 {
+				break
+			}
+			f.Start, f.End = i+j, i+j+len(word)
+			dst = append(dst, f)
+			i += j + 1
+		}
+	}
+	return dst
+}
+
+var testCls = wordClassifier{
+	"stab":         {Category: classifiers.Violence, Severity: 4, Rule: "t:stab"},
+	"meh":          {Category: classifiers.Hate, Severity: 1, Rule: "t:meh"},
+	"split phrase": {Category: classifiers.SelfHarm, Severity: 3, Rule: "t:split"},
+}
+
+func newAnalyzer(t *testing.T, opts ...analyzer.Option) *analyzer.Analyzer {
+	t.Helper()
+	a, err := analyzer.New(testCls, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+func chunk(index int, s string) []byte {
+	return fmt.Appendf(nil, `{"choices":[{"index":%d,"delta":{"content":%q}}]}`, index, s)
+}
+
+// render writes events compactly for comparisons.
+func render(evs []analyzer.Event) string {
+	var b strings.Builder
+	for _, e := range evs {
+		switch e.Kind {
+		case analyzer.KindWatermark:
+			fmt.Fprintf(&b, "W %s/%d %d\n", e.Key.MessageID, e.Key.ContentIndex, e.End)
+		case analyzer.KindResult:
+			if e.NoModel {
+				fmt.Fprintf(&b, "R %s/%d nomodel\n", e.Key.MessageID, e.Key.ContentIndex)
+				continue
+			}
+			fmt.Fprintf(&b, "R %s/%d [%d,%d) block=%v sev=", e.Key.MessageID, e.Key.ContentIndex, e.Start, e.End, e.Blocking)
+			for _, c := range e.Categories {
+				fmt.Fprintf(&b, "%d", c.Severity)
+			}
+			b.WriteByte('\n')
+		}
+	}
+	return b.String()
+}
+
+func TestWatermarkAndResults(t *testing.T) {
+	a := newAnalyzer(t)
+	s := a.NewSession()
+	var evs []analyzer.Event
+	var err error
+	for _, c := range []string{"Fine text. ", "A meh line. ", "We stab here. ", "After that."} {
+		evs, err = s.Process(evs, "Chatcompletion", "COMPLETION", chunk(0, c))
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	evs = s.Finish(evs)
+	want := "W 0/0 11\n" +
+		"R 0/0 [11,23) block=false sev=1000\n" +
+		"W 0/0 23\n" +
+		"R 0/0 [23,37) block=true sev=0040\n"
+	if got := render(evs); got != want {
+		t.Errorf("events:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+func TestSafeSegmentsBeforeBlockingInOneRequestAreWatermarked(t *testing.T) {
+	s := newAnalyzer(t).NewSession()
+	evs, err := s.Process(nil, "Completion", "PROMPT", []byte(`{"prompt":"One. Two. We stab. Three. "}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	evs = s.Finish(evs)
+	want := "R 0/0 [10,19) block=true sev=0040\nW 0/0 10\n"
+	if got := render(evs); got != want {
+		t.Errorf("events:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+func TestThresholdsAndDisabledCategories(t *testing.T) {
+	a := newAnalyzer(t,
+		analyzer.WithCategory(classifiers.Violence, analyzer.CategoryConfig{Enabled: true, BlockAt: analyzer.RiskNever}),
+		analyzer.WithCategory(classifiers.Hate, analyzer.CategoryConfig{Enabled: true, BlockAt: analyzer.RiskLow}),
+		analyzer.WithCategory(classifiers.SelfHarm, analyzer.CategoryConfig{Enabled: false, BlockAt: analyzer.RiskMedium}),
+	)
+	if got := len(a.Enabled()); got != 3 {
+		t.Fatalf("enabled %d", got)
+	}
+	s := a.NewSession()
+	evs, err := s.Process(nil, "Completion", "PROMPT", []byte(`{"prompt":"We stab. A split phrase. A meh one. Rest."}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	evs = s.Finish(evs)
+	want := "R 0/0 [0,9) block=false sev=0040\n" +
+		"R 0/0 [25,36) block=true sev=1000\n" +
+		"W 0/0 25\n"
+	if got := render(evs); got != want {
+		t.Errorf("events:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// TestPhraseAcrossSegmentBorder checks that a phrase cut by the size cap is
+// still found, and reported in the segment that holds its end.
+func TestPhraseAcrossSegmentBorder(t *testing.T) {
+	a := newAnalyzer(t, analyzer.WithMaxSegmentBytes(16))
+	s := a.NewSession()
+	text := "aaaa bbbb cccc split phrase dddd"
+	evs, err := s.Process(nil, "Completion", "PROMPT", []byte(`{"prompt":"`+text+`"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	evs = s.Finish(evs)
+	var found bool
+	for _, e := range evs {
+		if e.Kind == analyzer.KindResult && e.Categories[classifiers.SelfHarm].Severity == 3 {
+			found = true
+			if end := strings.Index(text, "split phrase") + len("split phrase"); e.Start >= end || e.End < end {
+				t.Errorf("result [%d,%d) does not hold the phrase end %d", e.Start, e.End, end)
+			}
+		}
+	}
+	if !found {
+		t.Errorf("phrase across segments not found:\n%s", render(evs))
+	}
+}
+
+func TestRealtimeFullTextIsNotAnalyzedTwice(t *testing.T) {
+	s := newAnalyzer(t).NewSession()
+	var evs []analyzer.Event
+	for _, p := range []string{
+		`{"type":"response.output_item.added","response_id":"r1","item":{"id":"i1","type":"message","role":"assistant"}}`,
+		`{"type":"response.text.delta","response_id":"r1","item_id":"i1","content_index":0,"delta":"Hello. We stab"}`,
+		`{"type":"response.text.done","response_id":"r1","item_id":"i1","content_index":0,"text":"Hello. We stab"}`,
+		`{"type":"response.text.done","response_id":"r1","item_id":"i1","content_index":0,"text":"Hello. We stab. Bye."}`,
+	} {
+		var err error
+		evs, err = s.Process(evs, "Realtime", "COMPLETION", []byte(p))
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	evs = s.Finish(evs)
+	want := "W 2r12i1/0 7\nR 2r12i1/0 [7,16) block=true sev=0040\n"
+	if got := render(evs); got != want {
+		t.Errorf("events:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+func TestErrorsLeaveStateUnchanged(t *testing.T) {
+	tests := []struct {
+		name         string
+		api, source  string
+		payload      string
+		want         error
+		mustNotMatch string
+	}{
+		{"unknown api", "Embeddings", "PROMPT", `{}`, analyzer.ErrUnknownAPI, ""},
+		{"unknown source", "Completion", "SYSTEM", `{}`, analyzer.ErrUnknownSource, ""},
+		{"not json", "Completion", "PROMPT", `{"prompt": "secret words`, extract.ErrInvalidJSON, "secret"},
+		{"bad shape", "Completion", "PROMPT", `{"prompt": {"x": "secret words"}}`, extract.ErrShape, "secret"},
+		{"too large", "Completion", "PROMPT", `{"prompt":"` + strings.Repeat("x", 2000) + `"}`, analyzer.ErrTooLarge, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := newAnalyzer(t, analyzer.WithMaxPayloadBytes(1024)).NewSession()
+			evs, err := s.Process(nil, "Completion", "PROMPT", []byte(`{"prompt":"Kept text"}`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			n := len(evs)
+			evs, err = s.Process(evs, tt.api, tt.source, []byte(tt.payload))
+			if !errors.Is(err, tt.want) {
+				t.Fatalf("err = %v, want %v", err, tt.want)
+			}
+			if tt.mustNotMatch != "" && strings.Contains(err.Error(), tt.mustNotMatch) {
+				t.Errorf("error message leaks payload text")
+			}
+			if len(evs) != n {
+				t.Errorf("failed request added events")
+			}
+			evs = s.Finish(evs)
+			if got := render(evs); got != "W 0/0 9\n" {
+				t.Errorf("after error, finish gave:\n%s", got)
+			}
+		})
+	}
+}
+
+func TestStreamLimits(t *testing.T) {
+	s := newAnalyzer(t, analyzer.WithMaxItems(2)).NewSession()
+	if _, err := s.Process(nil, "Chatcompletion", "COMPLETION", []byte(`{"choices":[{"index":0,"delta":{"content":"a"}},{"index":1,"delta":{"content":"b"}}]}`)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Process(nil, "Chatcompletion", "COMPLETION", chunk(2, "c")); !errors.Is(err, analyzer.ErrLimit) {
+		t.Errorf("third item: err = %v, want ErrLimit", err)
+	}
+	s = newAnalyzer(t, analyzer.WithMaxStreamTextBytes(1024)).NewSession()
+	if _, err := s.Process(nil, "Chatcompletion", "COMPLETION", chunk(0, strings.Repeat("x", 1000))); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Process(nil, "Chatcompletion", "COMPLETION", chunk(0, strings.Repeat("x", 100))); !errors.Is(err, analyzer.ErrLimit) {
+		t.Errorf("text over limit: err = %v, want ErrLimit", err)
+	}
+}
+
+func TestInvalidConfig(t *testing.T) {
+	off := analyzer.CategoryConfig{Enabled: false, BlockAt: analyzer.RiskMedium}
+	for name, opts := range map[string][]analyzer.Option{
+		"tiny segment":   {analyzer.WithMaxSegmentBytes(4)},
+		"negative ctx":   {analyzer.WithContextBytes(-1)},
+		"tiny payload":   {analyzer.WithMaxPayloadBytes(10)},
+		"zero items":     {analyzer.WithMaxItems(0)},
+		"bad threshold":  {analyzer.WithCategory(classifiers.Hate, analyzer.CategoryConfig{Enabled: true, BlockAt: analyzer.RiskNone})},
+		"all categories": {analyzer.WithCategory(0, off), analyzer.WithCategory(1, off), analyzer.WithCategory(2, off), analyzer.WithCategory(3, off)},
+	} {
+		if _, err := analyzer.New(testCls, opts...); !errors.Is(err, analyzer.ErrConfig) {
+			t.Errorf("%s: err = %v, want ErrConfig", name, err)
+		}
+	}
+	if _, err := analyzer.New(nil); !errors.Is(err, analyzer.ErrConfig) {
+		t.Errorf("nil classifier: err = %v", err)
+	}
+}
+
+// TestChunkingInvariance feeds the same text whole, rune by rune and in random
+// chunks and expects the same results and the same final watermark.
+func TestChunkingInvariance(t *testing.T) {
+	text := strings.Repeat("Calm words here. ", 10) + "We stab now!\nThen meh 日本語。" +
+		strings.Repeat("longword ", 200) + "a split phrase end"
+	run := func(chunks []string) string {
+		s := newAnalyzer(t, analyzer.WithMaxSegmentBytes(64)).NewSession()
+		var evs []analyzer.Event
+		for _, c := range chunks {
+			var err error
+			evs, err = s.Process(evs, "Chatcompletion", "COMPLETION", chunk(0, c))
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		evs = s.Finish(evs)
+		var results []analyzer.Event
+		last := 0
+		for _, e := range evs {
+			if e.Kind == analyzer.KindResult {
+				results = append(results, e)
+			} else {
+				if e.End <= last {
+					t.Fatalf("watermark went from %d to %d", last, e.End)
+				}
+				last = e.End
+			}
+		}
+		return render(results) + fmt.Sprint("final ", last)
+	}
+	whole := run([]string{text})
+	var runes []string
+	for _, r := range text {
+		runes = append(runes, string(r))
+	}
+	if got := run(runes); got != whole {
+		t.Errorf("rune by rune:\n%s\nwhole:\n%s", got, whole)
+	}
+	for seed := range uint64(20) {
+		rng := rand.New(rand.NewPCG(seed, 7))
+		var chunks []string
+		for i := 0; i < len(text); {
+			j := min(len(text), i+1+rng.IntN(30))
+			for j < len(text) && !utf8.RuneStart(text[j]) {
+				j++
+			}
+			chunks = append(chunks, text[i:j])
+			i = j
+		}
+		if got := run(chunks); got != whole {
+			t.Fatalf("seed %d:\n%s\nwhole:\n%s", seed, got, whole)
+		}
+	}
+}
+
+func TestNoModelReportedOnce(t *testing.T) {
+	s := newAnalyzer(t).NewSession()
+	p := []byte(`{"messages":[{"role":"user","content":[{"type":"image_url","image_url":{"url":"u"}}]}]}`)
+	evs, err := s.Process(nil, "Chatcompletion", "PROMPT", p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	evs, err = s.Process(evs, "Chatcompletion", "PROMPT", p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := render(s.Finish(evs)); got != "R 0/0 nomodel\n" {
+		t.Errorf("events:\n%s", got)
+	}
+}

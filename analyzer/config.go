@@ -1,0 +1,171 @@
+package analyzer
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+
+	"github.com/openrai/raiserver/classifiers"
+)
+
+// Risk is a risk level (SPEC §4). RiskNone is severity 0.
+type Risk uint8
+
+// Risk levels, in increasing order. RiskNever is only a blocking threshold: a
+// category whose threshold is RiskNever reports but never blocks.
+const (
+	RiskNone Risk = iota
+	RiskLow
+	RiskMedium
+	RiskHigh
+	RiskNever
+)
+
+var riskNames = [...]string{"NONE", "LOW", "MEDIUM", "HIGH", "NEVER"}
+
+func (r Risk) String() string {
+	if int(r) < len(riskNames) {
+		return riskNames[r]
+	}
+	return fmt.Sprintf("Risk(%d)", uint8(r))
+}
+
+// ParseRisk parses a risk name (any letter case): LOW, MEDIUM, HIGH or NEVER.
+func ParseRisk(s string) (Risk, bool) {
+	for i, n := range riskNames {
+		if i != int(RiskNone) && strings.EqualFold(s, n) {
+			return Risk(i), true
+		}
+	}
+	return 0, false
+}
+
+// RiskOf maps a severity to its risk level: 0 none, 1 LOW, 2 MEDIUM, 3 and up HIGH.
+func RiskOf(severity uint8) Risk {
+	switch {
+	case severity == 0:
+		return RiskNone
+	case severity == 1:
+		return RiskLow
+	case severity == 2:
+		return RiskMedium
+	default:
+		return RiskHigh
+	}
+}
+
+// Defaults. See docs/configuration.md.
+const (
+	DefaultMaxSegmentBytes    = 1024
+	DefaultContextBytes       = 128
+	DefaultMaxPayloadBytes    = 4 << 20
+	DefaultMaxStreamTextBytes = 64 << 20
+	DefaultMaxItems           = 65536
+)
+
+// CategoryConfig is the policy for one harm category.
+type CategoryConfig struct {
+	// Enabled categories are classified and reported.
+	Enabled bool
+	// BlockAt is the blocking threshold: a result blocks when its risk level
+	// is at least BlockAt. RiskNever disables blocking for the category.
+	BlockAt Risk
+}
+
+// config holds an Analyzer's settings. Options write it; validate checks it once.
+type config struct {
+	categories         [classifiers.NumCategories]CategoryConfig
+	maxSegmentBytes    int
+	contextBytes       int
+	maxPayloadBytes    int
+	maxStreamTextBytes int
+	maxItems           int
+	logger             *slog.Logger
+}
+
+func defaultConfig() config {
+	c := config{
+		maxSegmentBytes:    DefaultMaxSegmentBytes,
+		contextBytes:       DefaultContextBytes,
+		maxPayloadBytes:    DefaultMaxPayloadBytes,
+		maxStreamTextBytes: DefaultMaxStreamTextBytes,
+		maxItems:           DefaultMaxItems,
+		logger:             slog.New(slog.DiscardHandler),
+	}
+	for i := range c.categories {
+		c.categories[i] = CategoryConfig{Enabled: true, BlockAt: RiskMedium}
+	}
+	return c
+}
+
+// ErrConfig is wrapped by every configuration error.
+var ErrConfig = errors.New("analyzer: invalid configuration")
+
+func (c *config) validate() error {
+	if c.maxSegmentBytes < 16 || c.maxSegmentBytes > 1<<20 {
+		return fmt.Errorf("%w: max segment bytes %d not in [16, 1048576]", ErrConfig, c.maxSegmentBytes)
+	}
+	if c.contextBytes < 0 || c.contextBytes > 4096 {
+		return fmt.Errorf("%w: context bytes %d not in [0, 4096]", ErrConfig, c.contextBytes)
+	}
+	if c.maxPayloadBytes < 1024 {
+		return fmt.Errorf("%w: max payload bytes %d below 1024", ErrConfig, c.maxPayloadBytes)
+	}
+	if c.maxStreamTextBytes < c.maxSegmentBytes {
+		return fmt.Errorf("%w: max stream text bytes %d below the segment cap", ErrConfig, c.maxStreamTextBytes)
+	}
+	if c.maxItems < 1 {
+		return fmt.Errorf("%w: max items %d below 1", ErrConfig, c.maxItems)
+	}
+	any := false
+	for i, cc := range c.categories {
+		if cc.BlockAt < RiskLow || cc.BlockAt > RiskNever {
+			return fmt.Errorf("%w: %s blocking threshold %s", ErrConfig, classifiers.Category(i), cc.BlockAt)
+		}
+		any = any || cc.Enabled
+	}
+	if !any {
+		return fmt.Errorf("%w: no category enabled", ErrConfig)
+	}
+	return nil
+}
+
+// Option configures an Analyzer.
+type Option func(*config)
+
+// WithCategory sets the policy of one category.
+func WithCategory(c classifiers.Category, cc CategoryConfig) Option {
+	return func(cfg *config) {
+		if c < classifiers.NumCategories {
+			cfg.categories[c] = cc
+		}
+	}
+}
+
+// WithMaxSegmentBytes sets the segment size cap (default 1024).
+func WithMaxSegmentBytes(n int) Option { return func(c *config) { c.maxSegmentBytes = n } }
+
+// WithContextBytes sets how many bytes before a segment are classified with
+// it, so that a phrase split across a segment border is still found (default 128).
+func WithContextBytes(n int) Option { return func(c *config) { c.contextBytes = n } }
+
+// WithMaxPayloadBytes caps the size of one request payload (default 4 MiB).
+func WithMaxPayloadBytes(n int) Option { return func(c *config) { c.maxPayloadBytes = n } }
+
+// WithMaxStreamTextBytes caps the text one stream may accumulate over all its
+// items (default 64 MiB).
+func WithMaxStreamTextBytes(n int) Option { return func(c *config) { c.maxStreamTextBytes = n } }
+
+// WithMaxItems caps the number of distinct items in one stream (default 65536).
+func WithMaxItems(n int) Option { return func(c *config) { c.maxItems = n } }
+
+// WithLogger sets the logger for debug explanations of findings (rule ids,
+// offsets, lengths; never text). The default discards.
+func WithLogger(l *slog.Logger) Option {
+	return func(c *config) {
+		if l != nil {
+			c.logger = l
+		}
+	}
+}

@@ -1,0 +1,21 @@
+// Package analyzer turns a stream of API payloads into analysis events:
+// AnalysisResults for segments where harm is found (and for content that
+// carries no analyzable text), and Watermarks that say how far each text item
+// is analyzed and safe.
+//
+// An Analyzer is immutable and shared; each stream gets a Session, which is not
+// safe for concurrent use. Session.Process extracts the text pieces of one
+// payload (package extract), appends them to their items, cuts every item's new
+// text into segments (package segmenter) and classifies each segment as soon as
+// its end is known, with up to ContextBytes of the text before it so that a
+// phrase split across a segment border is still found. Session.Finish analyzes
+// what is left when the client half-closes.
+//
+// Event rules (SPEC §3): per item, watermarks only grow, never pass received
+// text and never pass the start of a blocking segment; a result is appended
+// before any watermark that covers it. Errors name the problem, never the text.
+//
+// Dependencies point one way: segmenter (stdlib only) ← classifiers ←
+// analyzer (also extract) ← server (the gRPC adapter, the only user of gen/) ←
+// cmd/raiserver. This package speaks plain Go types and never imports gen/.
+package analyzer

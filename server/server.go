@@ -1,0 +1,215 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	"github.com/openrai/raiserver/analyzer"
+	"github.com/openrai/raiserver/extract"
+	raiv1 "github.com/openrai/raiserver/gen/rai/v1"
+)
+
+// Service implements raiv1.AnalysisServiceServer on top of an analyzer.Analyzer.
+//
+// Each stream runs two goroutines: the receive loop reads requests, analyzes
+// them and hands event batches to the send loop (the handler goroutine)
+// through a bounded channel. Events are never dropped: a slow client slows the
+// receive loop down (back-pressure), it does not lose results. No lock is held
+// across Send and no message is reused after Send.
+type Service struct {
+	raiv1.UnimplementedAnalysisServiceServer
+
+	a      *analyzer.Analyzer
+	log    *slog.Logger
+	depth  int
+	nextID atomic.Uint64
+
+	// drain is closed when the drain deadline has passed: open streams then
+	// end with a SHUTDOWN Completion and status UNAVAILABLE.
+	drainOnce sync.Once
+	drain     chan struct{}
+	streams   sync.WaitGroup
+}
+
+// Option configures a Service.
+type Option func(*Service)
+
+// WithLogger sets the logger (default: discard). Log lines carry stream ids,
+// request indexes, counts and lengths, never analyzed text.
+func WithLogger(l *slog.Logger) Option {
+	return func(s *Service) {
+		if l != nil {
+			s.log = l
+		}
+	}
+}
+
+// WithQueueDepth sets how many event batches may wait between a stream's
+// receive and send loops (default 16).
+func WithQueueDepth(n int) Option {
+	return func(s *Service) {
+		if n > 0 {
+			s.depth = n
+		}
+	}
+}
+
+// New returns a Service that analyzes with a.
+func New(a *analyzer.Analyzer, opts ...Option) *Service {
+	s := &Service{a: a, log: slog.New(slog.DiscardHandler), depth: 16, drain: make(chan struct{})}
+	for _, o := range opts {
+		o(s)
+	}
+	return s
+}
+
+// Register registers the service on gs.
+func (s *Service) Register(gs *grpc.Server) { raiv1.RegisterAnalysisServiceServer(gs, s) }
+
+// Drain ends every open stream with a SHUTDOWN Completion and status
+// UNAVAILABLE. Call it when the drain deadline passes. It is idempotent.
+func (s *Service) Drain() { s.drainOnce.Do(func() { close(s.drain) }) }
+
+// Wait blocks until every stream handler has returned.
+func (s *Service) Wait() { s.streams.Wait() }
+
+// batch is what the receive loop hands to the send loop: events, or the end
+// of the stream with its reason.
+type batch struct {
+	events []*raiv1.AnalyzeResponse
+	end    *streamEnd
+}
+
+type streamEnd struct {
+	reason raiv1.EndReason
+	desc   string
+	code   codes.Code
+}
+
+// Analyze implements the bidirectional stream.
+func (s *Service) Analyze(stream raiv1.AnalysisService_AnalyzeServer) error {
+	s.streams.Add(1)
+	defer s.streams.Done()
+	id := s.nextID.Add(1)
+	start := time.Now()
+
+	ctx, cancel := context.WithCancel(stream.Context())
+	defer cancel()
+	ch := make(chan batch, s.depth)
+	go s.recvLoop(ctx, id, stream, ch)
+
+	var sent int
+	for {
+		select {
+		case b := <-ch:
+			for _, ev := range b.events {
+				if err := stream.Send(ev); err != nil {
+					s.log.Info("stream send failed", "stream", id, "events_sent", sent, "err", err)
+					return err
+				}
+				sent++
+			}
+			if b.end != nil {
+				return s.complete(stream, id, start, sent, b.end)
+			}
+		case <-s.drain:
+			return s.complete(stream, id, start, sent, &streamEnd{
+				reason: raiv1.EndReason_END_REASON_SHUTDOWN,
+				desc:   "server shutting down: drain deadline passed before the stream ended",
+				code:   codes.Unavailable,
+			})
+		case <-ctx.Done():
+			return status.FromContextError(ctx.Err()).Err()
+		}
+	}
+}
+
+// complete sends the one Completion of the stream and returns its status.
+func (s *Service) complete(stream raiv1.AnalysisService_AnalyzeServer, id uint64, start time.Time, sent int, end *streamEnd) error {
+	c := &raiv1.Completion{EndReason: end.reason, ErrorDescription: &end.desc}
+	err := stream.Send(&raiv1.AnalyzeResponse{Event: &raiv1.AnalyzeResponse_Completion{Completion: c}})
+	level := slog.LevelInfo
+	if end.code != codes.OK {
+		level = slog.LevelWarn
+	}
+	s.log.Log(stream.Context(), level, "stream end", "stream", id, "reason", end.reason.String(),
+		"code", end.code.String(), "events_sent", sent+1, "duration", time.Since(start))
+	if err != nil {
+		return err
+	}
+	if end.code == codes.OK {
+		return nil
+	}
+	return status.Error(end.code, end.desc)
+}
+
+// recvLoop reads and analyzes requests until the client half-closes, a
+// request is bad, or ctx ends. It always ends by sending a batch with end set,
+// unless ctx ended first.
+func (s *Service) recvLoop(ctx context.Context, id uint64, stream raiv1.AnalysisService_AnalyzeServer, ch chan<- batch) {
+	sess := s.a.NewSession()
+	var evs []analyzer.Event
+	put := func(b batch) bool {
+		select {
+		case ch <- b:
+			return true
+		case <-ctx.Done():
+			return false
+		}
+	}
+	for index := 0; ; index++ {
+		req, err := stream.Recv()
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				evs = sess.Finish(evs[:0])
+				put(batch{events: toProto(s.a, evs), end: &streamEnd{reason: raiv1.EndReason_END_REASON_END_OF_STREAM, code: codes.OK}})
+				return
+			}
+			// The client went away or cancelled, or the transport refused a
+			// message over its size limit (grpc-go then ends the stream with
+			// RESOURCE_EXHAUSTED itself); nobody is left to tell.
+			s.log.Debug("stream receive ended", "stream", id, "requests", index, "err", err)
+			return
+		}
+		evs, err = sess.Process(evs[:0], req.GetApiName(), req.GetSourceType(), []byte(req.GetPayload()))
+		if err != nil {
+			end := errorEnd(index, err)
+			s.log.Warn("bad request", "stream", id, "request", index, "payload_bytes", len(req.GetPayload()), "err", end.desc)
+			evs = sess.Finish(evs[:0])
+			put(batch{events: toProto(s.a, evs), end: end})
+			return
+		}
+		if len(evs) > 0 && !put(batch{events: toProto(s.a, evs)}) {
+			return
+		}
+	}
+}
+
+// errorEnd chooses the end reason and status code of a failed request. It is
+// the one place where analyzer and extract errors become gRPC codes.
+func errorEnd(index int, err error) *streamEnd {
+	end := &streamEnd{
+		reason: raiv1.EndReason_END_REASON_INVALID_ARGUMENT,
+		desc:   fmt.Sprintf("request %d: %v", index, err),
+		code:   codes.InvalidArgument,
+	}
+	switch {
+	case errors.Is(err, analyzer.ErrLimit):
+		end.reason, end.code = raiv1.EndReason_END_REASON_RESOURCE_EXHAUSTED, codes.ResourceExhausted
+	case errors.Is(err, analyzer.ErrUnknownAPI), errors.Is(err, analyzer.ErrUnknownSource),
+		errors.Is(err, analyzer.ErrTooLarge), errors.Is(err, extract.ErrInvalidJSON), errors.Is(err, extract.ErrShape):
+	default:
+		end.reason, end.code = raiv1.EndReason_END_REASON_INTERNAL_ERROR, codes.Internal
+	}
+	return end
+}
