@@ -1,0 +1,32 @@
+# Developer entry points. CI runs .ci/run, which uses the same scripts.
+.PHONY: run test lint generate gencheck tools fuzz bench quality ghz
+
+run:
+	go run ./cmd/raiserver
+
+test:
+	go test -race ./...
+
+tools:
+	scripts/tools.sh
+
+lint: tools
+	scripts/lint.sh
+
+generate: tools
+	PATH="$(CURDIR)/.bin:$$PATH" buf generate
+
+gencheck: tools
+	scripts/gencheck.sh
+
+fuzz:
+	FUZZTIME=$${FUZZTIME:-30s} scripts/fuzz.sh
+
+bench:
+	go test -run='^$$' -bench=. -benchmem ./segmenter ./extract ./classifiers/... ./analyzer ./bench/...
+
+quality:
+	go run ./bench/quality
+
+ghz:
+	bench/ghz.sh

@@ -1,0 +1,99 @@
+package classify_test
+
+import (
+	"strings"
+	"testing"
+
+	goaway "github.com/TwiN/go-away"
+
+	"github.com/openrai/raiserver/classifiers"
+	"github.com/openrai/raiserver/classifiers/ensemble"
+	"github.com/openrai/raiserver/classifiers/linear"
+)
+
+// Inputs, named by shape. The English text is ordinary chat with a few
+// words that rules look at twice ("kill" a process, "shoot" a photo).
+var inputs = []struct {
+	name string
+	text []byte
+}{
+	{"ASCII2K", makeText("Hi! Could you help me plan a week of dinners for a family of four? We like pasta, " +
+		"grilled vegetables and fish, but my son won't eat mushrooms. Also, what's a quick way to kill a " +
+		"stuck process on my laptop? It froze while I was exporting photos from last weekend's hike, " +
+		"where we tried to shoot the sunset over the lake. Thanks so much, you're a lifesaver! ")},
+	{"MixedScript2K", makeText("Привет, как дела? 今日は天気がいいですね。 مرحبا بالعالم! Ünïcödé façade café — " +
+		"the quick brown fox 🦊 jumps over the lazy dog 🐕‍🦺. Ελληνικά κείμενα εδώ. 한국어 문장도 있어요. ")},
+}
+
+func makeText(unit string) []byte {
+	var b strings.Builder
+	for b.Len() < 2048 {
+		b.WriteString(unit)
+	}
+	return []byte(strings.ToValidUTF8(b.String()[:2048], ""))
+}
+
+func stack(tb testing.TB) classifiers.Classifier {
+	tb.Helper()
+	c, err := ensemble.Default()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return c
+}
+
+func model(tb testing.TB) *linear.Model {
+	tb.Helper()
+	m, err := linear.Default()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return m
+}
+
+func benchClassifier(b *testing.B, c classifiers.Classifier) {
+	for _, in := range inputs {
+		b.Run(in.name, func(b *testing.B) {
+			dst := make([]classifiers.Finding, 0, 64)
+			dst = c.Classify(dst[:0], in.text) // warm pools
+			b.ReportAllocs()
+			b.SetBytes(int64(len(in.text)))
+			for b.Loop() {
+				dst = c.Classify(dst[:0], in.text)
+			}
+		})
+	}
+}
+
+// BenchmarkStack is the whole stack the server runs (ensemble.Default).
+func BenchmarkStack(b *testing.B) { benchClassifier(b, stack(b)) }
+
+// BenchmarkLinear is the model alone (normalization included).
+func BenchmarkLinear(b *testing.B) { benchClassifier(b, model(b)) }
+
+// BenchmarkGoAway is github.com/TwiN/go-away's IsProfane on the same text
+// (its API takes a string, so the conversion is part of the cost).
+func BenchmarkGoAway(b *testing.B) {
+	d := goaway.NewProfanityDetector()
+	for _, in := range inputs {
+		b.Run(in.name, func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(in.text)))
+			for b.Loop() {
+				_ = d.IsProfane(string(in.text))
+			}
+		})
+	}
+}
+
+// TestStackZeroAllocs pins the stack's steady state at 0 allocations.
+func TestStackZeroAllocs(t *testing.T) {
+	c := stack(t)
+	for _, in := range inputs {
+		dst := make([]classifiers.Finding, 0, 64)
+		dst = c.Classify(dst[:0], in.text)
+		if a := testing.AllocsPerRun(50, func() { dst = c.Classify(dst[:0], in.text) }); a != 0 {
+			t.Errorf("%s: %.1f allocations per call", in.name, a)
+		}
+	}
+}

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Load test: builds raiserver, starts it on a loopback port, and runs ghz
+# against it with a few representative streams. Bounded in count and time;
+# traffic stays on 127.0.0.1.
+#
+#   bench/ghz.sh                  # defaults: 20000 streams, 50 concurrent
+#   N=5000 C=20 bench/ghz.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+N="${N:-20000}"
+C="${C:-50}"
+PORT="${PORT:-50599}"
+BIN="$PWD/.bin"
+mkdir -p "$BIN"
+export PATH="$BIN:$PATH"
+command -v ghz >/dev/null || GOBIN="$BIN" go install github.com/bojand/ghz/cmd/ghz@v0.120.0
+go build -o "$BIN/raiserver" ./cmd/raiserver
+"$BIN/raiserver" --listen "127.0.0.1:$PORT" --log-level warn &
+pid=$!
+trap 'kill $pid 2>/dev/null; wait $pid 2>/dev/null || true' EXIT
+for _ in $(seq 50); do
+	if ghz --insecure --call rai.v1.AnalysisService.Analyze -n 1 -d '{"sourceType":"PROMPT","apiName":"Completion","payload":"{\"prompt\":\"hi\"}"}' "127.0.0.1:$PORT" >/dev/null 2>&1; then break; fi
+	sleep 0.1
+done
+
+run() {
+	local name="$1" data="$2"
+	echo "== $name (n=$N c=$C)"
+	ghz --insecure --call rai.v1.AnalysisService.Analyze -n "$N" -c "$C" --connections 2 \
+		-d "$data" "127.0.0.1:$PORT" | sed -n '/Summary/,/Status code distribution/p'
+}
+
+run "spec chat prompt" '{"sourceType":"PROMPT","apiName":"Chatcompletion","payload":"{\"model\":\"gpt-4o\",\"messages\":[{\"role\":\"user\",\"content\":\"Hello!\"}]}"}'
+
+# A 2 KB English chat prompt.
+text="$(printf 'The quarterly report shows steady growth in all regions, and the team plans to expand hiring next year. %.0s' $(seq 20))"
+run "chat prompt 2KB" "{\"sourceType\":\"PROMPT\",\"apiName\":\"Chatcompletion\",\"payload\":\"{\\\"messages\\\":[{\\\"role\\\":\\\"user\\\",\\\"content\\\":\\\"$text\\\"}]}\"}"
+
+# A streamed completion: 20 chunks of ~100 bytes on one stream.
+chunks=""
+for i in $(seq 20); do
+	chunks+="{\"sourceType\":\"COMPLETION\",\"apiName\":\"Chatcompletion\",\"payload\":\"{\\\"choices\\\":[{\\\"index\\\":0,\\\"delta\\\":{\\\"content\\\":\\\"Chunk $i of the answer explains the idea in plain words. \\\"}}]}\"},"
+done
+run "chat stream 20 chunks" "[${chunks%,}]"

@@ -1,0 +1,90 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"sort"
+
+	goaway "github.com/TwiN/go-away"
+
+	"github.com/openrai/raiserver/classifiers"
+	"github.com/openrai/raiserver/classifiers/linear"
+)
+
+// modelPath, when set, names the weights the linear model is loaded from.
+var modelPath string
+
+func loadModel() (*linear.Model, error) {
+	if modelPath == "" {
+		return linear.Default()
+	}
+	f, err := os.Open(modelPath)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return linear.Load(f)
+}
+
+// constructors builds each classifier under evaluation by name.
+var constructors = map[string]func() (*scorer, error){
+	"linear": func() (*scorer, error) {
+		m, err := loadModel()
+		if err != nil {
+			return nil, err
+		}
+		return &scorer{name: "linear", describe: "classifiers/linear alone; score = probability",
+			score: func(text []byte) (v verdict) {
+				var p [n]float32
+				m.Scores(text, &p)
+				for c := range n {
+					v.sev[c] = m.Thresholds(classifiers.Category(c)).Severity(p[c])
+					v.score[c] = float64(p[c])
+				}
+				return v
+			}}, nil
+	},
+	"goaway": func() (*scorer, error) {
+		d := goaway.NewProfanityDetector()
+		return &scorer{name: "goaway", describe: "github.com/TwiN/go-away profanity detector; profane = severity 2 in every category",
+			score: func(text []byte) (v verdict) {
+				if d.IsProfane(string(text)) {
+					for c := range n {
+						v.sev[c], v.score[c] = blockAt, 1
+					}
+				}
+				return v
+			}}, nil
+	},
+}
+
+func classifierNames() []string {
+	var names []string
+	for k := range constructors {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	return names
+}
+
+func newScorer(name string) (*scorer, error) {
+	mk, ok := constructors[name]
+	if !ok {
+		return nil, fmt.Errorf("unknown classifier %q (want one of %v)", name, classifierNames())
+	}
+	return mk()
+}
+
+// fromFindings turns findings into a verdict: the highest severity per
+// category, which is also the ranking score.
+func fromFindings(fs []classifiers.Finding) (v verdict) {
+	for _, f := range fs {
+		if int(f.Category) < n && f.Severity > v.sev[f.Category] {
+			v.sev[f.Category] = f.Severity
+		}
+	}
+	for c := range n {
+		v.score[c] = float64(v.sev[c])
+	}
+	return v
+}

@@ -1,0 +1,461 @@
+// Command quality scores harm classifiers on the labelled public data in
+// ../shared/data and prints aggregate metrics only (never row text):
+//
+//	go run ./bench/quality                          # the ensemble
+//	go run ./bench/quality -classifier=ensemble,lexicon,linear,goaway
+//
+// Rows are labelled with the same mapping the model is trained with
+// (classifiers/linear/train) and split the same way: the dev split (FNV-1a
+// of the row id mod 5 == 0) was held out from training, the train split was
+// not; both are reported, and "all" for the small probe sets. A finding
+// blocks at severity ≥ 2 (MEDIUM, the default threshold of SPEC §4).
+//
+// When ../shared/data is absent it prints a message and exits 0.
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/openrai/raiserver/classifiers"
+	"github.com/openrai/raiserver/classifiers/linear/train"
+)
+
+const n = int(classifiers.NumCategories)
+
+// blockAt is the severity at which a finding blocks (MEDIUM).
+const blockAt = 2
+
+func main() {
+	if err := run(os.Args[1:], os.Stdout); err != nil {
+		if errors.Is(err, train.ErrNoData) {
+			fmt.Println("quality: skipped:", err)
+			return
+		}
+		fmt.Fprintln(os.Stderr, "quality:", err)
+		os.Exit(1)
+	}
+}
+
+func run(args []string, w io.Writer) error {
+	fs := flag.NewFlagSet("quality", flag.ContinueOnError)
+	which := fs.String("classifier", "ensemble", "comma-separated: "+strings.Join(classifierNames(), ", "))
+	data := fs.String("data", filepath.Join(repoRoot(), "..", "shared", "data"), "folder of the public data sets")
+	noObf := fs.Bool("no-obfuscation", false, "skip the obfuscation robustness runs")
+	fs.StringVar(&modelPath, "model", "", "weights file for linear and ensemble instead of the shipped model (e.g. one trained by rai-train -exclude=sst,xstest)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	corpus, err := train.LoadShared(*data)
+	if err != nil {
+		return err
+	}
+	var results []*result
+	for _, name := range strings.Split(*which, ",") {
+		sc, err := newScorer(strings.TrimSpace(name))
+		if err != nil {
+			return err
+		}
+		r := evaluate(sc, corpus.Examples, !*noObf)
+		r.print(w)
+		results = append(results, r)
+	}
+	if len(results) > 1 {
+		summary(w, results)
+	}
+	return nil
+}
+
+// verdict is what a classifier says about one text: the severity per
+// category and a score for ranking (average precision).
+type verdict struct {
+	sev   [n]uint8
+	score [n]float64
+}
+
+type scorer struct {
+	name     string
+	describe string
+	score    func(text []byte) verdict
+}
+
+// split names.
+const (
+	splitDev   = "dev"
+	splitTrain = "train"
+	splitAll   = "all"
+)
+
+var splits = []string{splitDev, splitTrain, splitAll}
+
+func inSplit(e *train.Example, split string) bool {
+	switch split {
+	case splitDev:
+		return train.IsDev(e.ID)
+	case splitTrain:
+		return !train.IsDev(e.ID)
+	}
+	return true
+}
+
+type result struct {
+	name, describe string
+	rows           int
+	perCat         map[string][n]catStats // by split
+	probes         []probe
+	obf            []obfStat
+	obfRows        int
+	cleanRecall    float64
+	negRows        int
+	cleanFP        float64
+}
+
+type catStats struct {
+	b  train.Binary
+	ap float64
+}
+
+type probe struct {
+	name   string
+	target string
+	value  map[string]string // by split
+	num    map[string]float64
+}
+
+type obfStat struct {
+	name     string
+	recall   float64
+	relative float64
+	fp       float64 // negatives blocked under this obfuscation
+}
+
+func evaluate(sc *scorer, exs []train.Example, obf bool) *result {
+	v := make([]verdict, len(exs))
+	for i := range exs {
+		v[i] = sc.score([]byte(exs[i].Text))
+	}
+	r := &result{name: sc.name, describe: sc.describe, rows: len(exs), perCat: map[string][n]catStats{}}
+	for _, split := range splits {
+		var cs [n]catStats
+		for c := range n {
+			var xs []train.Scored
+			for i := range exs {
+				if inSplit(&exs[i], split) && exs[i].Hard(c) {
+					xs = append(xs, train.Scored{Score: v[i].score[c], Positive: exs[i].Positive(c)})
+				}
+			}
+			cs[c] = catStats{b: countSev(exs, v, split, c), ap: train.AveragePrecision(xs)}
+		}
+		r.perCat[split] = cs
+	}
+
+	anyBlocked := func(i int) bool {
+		for c := range n {
+			if v[i].sev[c] >= blockAt {
+				return true
+			}
+		}
+		return false
+	}
+	// XSTest safe prompts: share blocked in any category.
+	r.addProbe("XSTest safe prompts blocked (any category)", "<= 0.08", exs, func(e *train.Example) bool {
+		return e.Dataset == "xstest" && strings.HasPrefix(e.Kind, "safe/")
+	}, anyBlocked)
+	r.addProbe("XSTest unsafe prompts blocked (any category)", "", exs, func(e *train.Example) bool {
+		return e.Dataset == "xstest" && strings.HasPrefix(e.Kind, "unsafe/")
+	}, anyBlocked)
+	for _, p := range []struct {
+		kind, label string
+		c           int
+	}{
+		{"self-harm", "SST self-harm recall (SELF_HARM blocked)", int(classifiers.SelfHarm)},
+		{"violence", "SST violence recall (VIOLENCE blocked)", int(classifiers.Violence)},
+	} {
+		r.addProbe(p.label, ">= 0.9", exs, func(e *train.Example) bool {
+			return e.Dataset == "sst" && e.Kind == p.kind
+		}, func(i int) bool { return v[i].sev[p.c] >= blockAt })
+	}
+	r.addProbe("SST self-harm+violence recall (any category blocked)", "", exs, func(e *train.Example) bool {
+		return e.Dataset == "sst" && (e.Kind == "self-harm" || e.Kind == "violence")
+	}, anyBlocked)
+	r.addProbe("SST child safety, sexual cue: SEXUAL recall", "", exs, func(e *train.Example) bool {
+		return e.Dataset == "sst" && e.Kind == "child-safety" && e.Positive(int(classifiers.Sexual))
+	}, func(i int) bool { return v[i].sev[classifiers.Sexual] >= blockAt })
+	r.addProbe("Davidson offensive, no hate votes: HATE blocked (profanity FP)", "", exs, func(e *train.Example) bool {
+		return e.Dataset == "davidson" && e.Kind == "class1" && e.Target[classifiers.Hate] == 0
+	}, func(i int) bool { return v[i].sev[classifiers.Hate] >= blockAt })
+	r.addAP("Davidson hate vs neither AP (HATE score)", ">= 0.8", exs, v, int(classifiers.Hate), func(e *train.Example) bool {
+		return e.Dataset == "davidson" && (e.Kind == "class0" || e.Kind == "class2")
+	})
+	r.addAP("ToxiGen hate vs neutral AP (HATE score)", "", exs, v, int(classifiers.Hate), func(e *train.Example) bool {
+		return e.Dataset == "toxigen"
+	})
+	if obf {
+		r.obfuscation(sc, exs, v)
+	}
+	return r
+}
+
+func countSev(exs []train.Example, v []verdict, split string, c int) train.Binary {
+	var b train.Binary
+	for i := range exs {
+		e := &exs[i]
+		if !inSplit(e, split) || !e.Hard(c) {
+			continue
+		}
+		pred := v[i].sev[c] >= blockAt
+		switch {
+		case pred && e.Positive(c):
+			b.TP++
+		case pred:
+			b.FP++
+		case e.Positive(c):
+			b.FN++
+		default:
+			b.TN++
+		}
+	}
+	return b
+}
+
+func (r *result) addProbe(name, target string, exs []train.Example, sel func(*train.Example) bool, hit func(int) bool) {
+	p := probe{name: name, target: target, value: map[string]string{}, num: map[string]float64{}}
+	for _, split := range splits {
+		k, m := 0, 0
+		for i := range exs {
+			if inSplit(&exs[i], split) && sel(&exs[i]) {
+				m++
+				if hit(i) {
+					k++
+				}
+			}
+		}
+		p.num[split] = ratio(k, m)
+		p.value[split] = fmt.Sprintf("%s (%d/%d)", f3(ratio(k, m)), k, m)
+	}
+	r.probes = append(r.probes, p)
+}
+
+func (r *result) addAP(name, target string, exs []train.Example, v []verdict, c int, sel func(*train.Example) bool) {
+	p := probe{name: name, target: target, value: map[string]string{}, num: map[string]float64{}}
+	for _, split := range splits {
+		var xs []train.Scored
+		for i := range exs {
+			if inSplit(&exs[i], split) && sel(&exs[i]) && exs[i].Hard(c) {
+				xs = append(xs, train.Scored{Score: v[i].score[c], Positive: exs[i].Positive(c)})
+			}
+		}
+		ap := train.AveragePrecision(xs)
+		p.num[split] = ap
+		p.value[split] = fmt.Sprintf("%s (n=%d)", f3(ap), len(xs))
+	}
+	r.probes = append(r.probes, p)
+}
+
+// obfuscation measures recall on the dev split's positives (and all SST
+// and XSTest positives, which are few) under each obfuscation, relative to
+// the clean recall: a row counts when a gold category is blocked.
+func (r *result) obfuscation(sc *scorer, exs []train.Example, v []verdict) {
+	var rows []int
+	for i := range exs {
+		e := &exs[i]
+		if !train.IsDev(e.ID) && e.Dataset != "sst" && e.Dataset != "xstest" {
+			continue
+		}
+		for c := range n {
+			if e.Positive(c) {
+				rows = append(rows, i)
+				break
+			}
+		}
+	}
+	hit := func(i int, vv verdict) bool {
+		for c := range n {
+			if exs[i].Positive(c) && vv.sev[c] >= blockAt {
+				return true
+			}
+		}
+		return false
+	}
+	clean := 0
+	for _, i := range rows {
+		if hit(i, v[i]) {
+			clean++
+		}
+	}
+	r.obfRows = len(rows)
+	r.cleanRecall = ratio(clean, len(rows))
+	// The other side: dev-split rows negative in every category (and all
+	// XSTest safe prompts), blocked in any category, clean and obfuscated.
+	var negs []int
+	for i := range exs {
+		e := &exs[i]
+		if !train.IsDev(e.ID) && e.Dataset != "xstest" {
+			continue
+		}
+		all := true
+		for c := range n {
+			all = all && e.Negative(c)
+		}
+		if all {
+			negs = append(negs, i)
+		}
+	}
+	blocked := func(vv verdict) bool {
+		for c := range n {
+			if vv.sev[c] >= blockAt {
+				return true
+			}
+		}
+		return false
+	}
+	fp := 0
+	for _, i := range negs {
+		if blocked(v[i]) {
+			fp++
+		}
+	}
+	r.negRows, r.cleanFP = len(negs), ratio(fp, len(negs))
+	for _, o := range obfuscations {
+		k := 0
+		for _, i := range rows {
+			if hit(i, sc.score([]byte(o.fn(exs[i].Text)))) {
+				k++
+			}
+		}
+		f := 0
+		for _, i := range negs {
+			if blocked(sc.score([]byte(o.fn(exs[i].Text)))) {
+				f++
+			}
+		}
+		rec := ratio(k, len(rows))
+		r.obf = append(r.obf, obfStat{name: o.name, recall: rec, relative: rec / r.cleanRecall, fp: ratio(f, len(negs))})
+	}
+}
+
+func ratio(a, b int) float64 {
+	if b == 0 {
+		return math.NaN()
+	}
+	return float64(a) / float64(b)
+}
+
+func f3(x float64) string {
+	if math.IsNaN(x) {
+		return "n/a"
+	}
+	return fmt.Sprintf("%.3f", x)
+}
+
+func (r *result) print(w io.Writer) {
+	fmt.Fprintf(w, "== %s: %s\n", r.name, r.describe)
+	fmt.Fprintf(w, "rows %d; blocked = severity >= %d; dev = held out from training (FNV-1a-64(row id) mod 5 == 0), train = used to train the linear model\n\n", r.rows, blockAt)
+	for _, split := range []string{splitDev, splitTrain} {
+		fmt.Fprintf(w, "per category, %s split (rows with a hard label for the category):\n", split)
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+		fmt.Fprintln(tw, "category\tpos\tneg\tprecision\trecall\tF1\tAP\t")
+		for c := range n {
+			s := r.perCat[split][c]
+			fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%s\t%s\t%s\t\n", classifiers.Category(c), s.b.TP+s.b.FN, s.b.FP+s.b.TN,
+				f3(s.b.Precision()), f3(s.b.Recall()), f3(s.b.F1()), f3(s.ap))
+		}
+		tw.Flush()
+		fmt.Fprintln(w)
+	}
+	fmt.Fprintln(w, "probes:")
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "probe\ttarget\tdev\ttrain\tall\t")
+	for _, p := range r.probes {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t\n", p.name, p.target, p.value[splitDev], p.value[splitTrain], p.value[splitAll])
+	}
+	tw.Flush()
+	if r.obf != nil {
+		fmt.Fprintf(w, "\nobfuscation robustness (%d positive rows: dev split + all SST/XSTest; clean recall %s; target relative >= 0.95;\n"+
+			"  and %d negative rows: dev split + XSTest safe, blocked in any category: clean %s):\n",
+			r.obfRows, f3(r.cleanRecall), r.negRows, f3(r.cleanFP))
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+		fmt.Fprintln(tw, "obfuscation\trecall\trelative\tnegatives blocked\t")
+		for _, o := range r.obf {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t\n", o.name, f3(o.recall), f3(o.relative), f3(o.fp))
+		}
+		tw.Flush()
+	}
+	fmt.Fprintln(w)
+}
+
+func summary(w io.Writer, rs []*result) {
+	fmt.Fprintln(w, "== summary (dev split unless marked all)")
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprint(tw, "metric\ttarget\t")
+	for _, r := range rs {
+		fmt.Fprintf(tw, "%s\t", r.name)
+	}
+	fmt.Fprintln(tw)
+	row := func(name, target string, get func(*result) float64) {
+		fmt.Fprintf(tw, "%s\t%s\t", name, target)
+		for _, r := range rs {
+			fmt.Fprintf(tw, "%s\t", f3(get(r)))
+		}
+		fmt.Fprintln(tw)
+	}
+	for c := range n {
+		row(classifiers.Category(c).String()+" F1", "", func(r *result) float64 { return r.perCat[splitDev][c].b.F1() })
+		row(classifiers.Category(c).String()+" AP", "", func(r *result) float64 { return r.perCat[splitDev][c].ap })
+	}
+	for i, p := range rs[0].probes {
+		split := splitDev
+		if strings.HasPrefix(p.name, "SST") || strings.HasPrefix(p.name, "XSTest") {
+			split = splitAll
+		}
+		row(p.name+" ["+split+"]", p.target, func(r *result) float64 { return r.probes[i].num[split] })
+	}
+	row("obfuscation: worst relative recall", ">= 0.95", func(r *result) float64 {
+		if r.obf == nil {
+			return math.NaN()
+		}
+		m := math.Inf(1)
+		for _, o := range r.obf {
+			m = math.Min(m, o.relative)
+		}
+		return m
+	})
+	row("obfuscation: worst negatives blocked", "", func(r *result) float64 {
+		if r.obf == nil {
+			return math.NaN()
+		}
+		m := r.cleanFP
+		for _, o := range r.obf {
+			m = math.Max(m, o.fp)
+		}
+		return m
+	})
+	tw.Flush()
+}
+
+// repoRoot finds the module root by walking up from the working directory
+// to this module's go.mod; it falls back to ".".
+func repoRoot() string {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "."
+	}
+	for {
+		b, err := os.ReadFile(filepath.Join(dir, "go.mod"))
+		if err == nil && strings.Contains(string(b), "module github.com/openrai/raiserver\n") {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "."
+		}
+		dir = parent
+	}
+}

@@ -1,0 +1,53 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/openrai/raiserver/classifiers/linear/train"
+)
+
+func TestMissingDataSkips(t *testing.T) {
+	err := run([]string{"-data", filepath.Join(t.TempDir(), "absent")}, new(bytes.Buffer))
+	if !errors.Is(err, train.ErrNoData) {
+		t.Fatalf("run = %v, want ErrNoData", err)
+	}
+}
+
+// TestRunOnPlaceholderData runs the whole report on the made-up rows that
+// cmd/rai-train's tests use (same layout as ../shared/data).
+func TestRunOnPlaceholderData(t *testing.T) {
+	var out bytes.Buffer
+	err := run([]string{"-data", "../../cmd/rai-train/testdata/data", "-classifier", "linear,goaway,ensemble"}, &out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"== linear", "== goaway", "== ensemble", "XSTest safe prompts blocked", "obfuscation robustness", "== summary"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("report lacks %q", want)
+		}
+	}
+}
+
+func TestObfuscationShapes(t *testing.T) {
+	tests := []struct{ name, in, want string }{
+		{"separator-dot", "ab cd", "a.b c.d"},
+		{"separator-space", "ab, cd", "a b, c d"},
+		{"zero-width", "ab", "a\u200bb"},
+		{"leetspeak", "test", "7357"},
+		{"stretched", "cat", "caaat"},
+		{"fullwidth", "a!", "ａ！"},
+	}
+	byName := map[string]func(string) string{}
+	for _, o := range obfuscations {
+		byName[o.name] = o.fn
+	}
+	for _, tc := range tests {
+		if got := byName[tc.name](tc.in); got != tc.want {
+			t.Errorf("%s(%q) = %q, want %q", tc.name, tc.in, got, tc.want)
+		}
+	}
+}

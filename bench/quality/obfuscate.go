@@ -1,0 +1,143 @@
+package main
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// An obfuscation rewrites a text the way an evader would. Each one applies
+// to every word of the text: a stricter test than touching only the
+// harmful words.
+type obfuscation struct {
+	name string
+	fn   func(string) string
+}
+
+var obfuscations = []obfuscation{
+	{"homoglyph-cyrillic", mapLetters(map[rune]rune{
+		'a': 'а', 'c': 'с', 'e': 'е', 'i': 'і', 'o': 'о', 'p': 'р', 'x': 'х', 'y': 'у', 's': 'ѕ', 'j': 'ј',
+	})},
+	{"homoglyph-greek", mapLetters(map[rune]rune{
+		'a': 'α', 'e': 'ε', 'i': 'ι', 'k': 'κ', 'o': 'ο', 'p': 'ρ', 't': 'τ', 'u': 'υ', 'v': 'ν',
+	})},
+	{"fullwidth", func(s string) string {
+		return strings.Map(func(r rune) rune {
+			if r > ' ' && r < 0x7f {
+				return r - 0x21 + 0xff01
+			}
+			return r
+		}, s)
+	}},
+	{"math-bold", func(s string) string {
+		return strings.Map(func(r rune) rune {
+			switch {
+			case r >= 'a' && r <= 'z':
+				return r - 'a' + 0x1d41a
+			case r >= 'A' && r <= 'Z':
+				return r - 'A' + 0x1d400
+			case r >= '0' && r <= '9':
+				return r - '0' + 0x1d7ce
+			}
+			return r
+		}, s)
+	}},
+	{"zero-width", interleave("\u200b")},
+	{"bidi-controls", func(s string) string {
+		// Isolates around every word and a mark inside it.
+		return eachWord(s, func(w string) string {
+			return "\u2067" + interleave("\u200e")(w) + "\u2069"
+		})
+	}},
+	{"leetspeak", func(s string) string {
+		return strings.Map(func(r rune) rune {
+			switch r {
+			case 'a', 'A':
+				return '4'
+			case 'e', 'E':
+				return '3'
+			case 'i', 'I':
+				return '1'
+			case 'o', 'O':
+				return '0'
+			case 's', 'S':
+				return '5'
+			case 't', 'T':
+				return '7'
+			}
+			return r
+		}, s)
+	}},
+	{"stretched", func(s string) string {
+		var b strings.Builder
+		for _, r := range s {
+			b.WriteRune(r)
+			if strings.ContainsRune("aeiouAEIOU", r) {
+				b.WriteRune(r)
+				b.WriteRune(r)
+			}
+		}
+		return b.String()
+	}},
+	{"separator-dot", interleave(".")},
+	{"separator-space", interleave(" ")},
+}
+
+func mapLetters(m map[rune]rune) func(string) string {
+	return func(s string) string {
+		return strings.Map(func(r rune) rune {
+			if x, ok := m[r]; ok {
+				return x
+			}
+			if r >= 'A' && r <= 'Z' {
+				if x, ok := m[r+'a'-'A']; ok {
+					return x
+				}
+			}
+			return r
+		}, s)
+	}
+}
+
+// interleave puts sep between the letters of every word.
+func interleave(sep string) func(string) string {
+	return func(s string) string {
+		return eachWord(s, func(w string) string {
+			var b strings.Builder
+			for i, r := range w {
+				if i > 0 {
+					b.WriteString(sep)
+				}
+				b.WriteRune(r)
+			}
+			return b.String()
+		})
+	}
+}
+
+// eachWord rewrites every maximal run of letters and digits with fn.
+func eachWord(s string, fn func(string) string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if !isWordRune(r) {
+			b.WriteString(s[i : i+n])
+			i += n
+			continue
+		}
+		j := i
+		for j < len(s) {
+			r, n := utf8.DecodeRuneInString(s[j:])
+			if !isWordRune(r) {
+				break
+			}
+			j += n
+		}
+		b.WriteString(fn(s[i:j]))
+		i = j
+	}
+	return b.String()
+}
+
+func isWordRune(r rune) bool {
+	return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9'
+}

@@ -1,0 +1,35 @@
+// Package ensemble combines the rule classifier (classifiers/lexicon:
+// span-level findings with severities) and the learned model
+// (classifiers/linear: one probability per category for the whole segment)
+// into the findings the server reports.
+//
+// The model's probability p for a category is read against the thresholds
+// calibrated with it (linear.Thresholds) as a level:
+//
+//	absent     p < Veto            (the model is confident it is absent)
+//	unsure     Veto ≤ p < Low
+//	weak       Low ≤ p < Medium
+//	confident  Medium ≤ p < High
+//	sure       p ≥ High
+//
+// When the text spells words evasively (Evasive: "k i l l", "k.i.l.l",
+// "k1ll") a confident model counts as sure. Each rule finding's severity s
+// then becomes:
+//
+//	s = 1 (LOW, including hits the rules lowered for context):
+//	    dropped when the model is absent (veto); raised to 2 only when the
+//	    model is sure; otherwise 1. Context-lowered hits stay low unless
+//	    the model is very confident.
+//	s ≥ 2: raised by one level (at most 5) when the model is confident or
+//	    sure; otherwise unchanged (WithLowerMedium: a MEDIUM hit is
+//	    lowered to LOW when the model is absent).
+//
+// A category the rules did not find gets one finding over the whole text
+// from the model alone: LOW when it is confident or sure, and MEDIUM when
+// it is sure and the spelling is evasive (WithModelAloneMax(2): MEDIUM
+// whenever it is sure; WithModelAlone(false): nothing). So on clean text
+// the rules decide what blocks and the model moves severities by at most
+// one level; on evasive text, which rule lists miss, a sure model blocks.
+//
+// Dependencies: classifiers ← lexicon, linear ← ensemble ← analyzer.
+package ensemble

@@ -1,0 +1,286 @@
+package ensemble
+
+import (
+	"sync"
+
+	"github.com/openrai/raiserver/classifiers"
+	"github.com/openrai/raiserver/classifiers/linear"
+)
+
+// N is the number of categories.
+const N = int(classifiers.NumCategories)
+
+// Model is what the ensemble needs from the learned model: a probability per
+// category for a whole text, and the calibrated thresholds that say what a
+// probability means. *linear.Model implements it. Implementations must be
+// safe for concurrent use and allocate nothing per call.
+type Model interface {
+	Scores(text []byte, out *[N]float32)
+	Thresholds(c classifiers.Category) linear.Thresholds
+}
+
+// Option configures an Ensemble.
+type Option interface{ apply(*config) }
+
+type optionFunc func(*config)
+
+func (f optionFunc) apply(c *config) { f(c) }
+
+type config struct {
+	modelAlone  bool
+	aloneMax    uint8
+	vetoLow     bool
+	lowerMedium bool
+	evasion     bool
+	thresholds  [N]*linear.Thresholds
+}
+
+// WithModelAlone sets whether the model may report a category the rules did
+// not find: LOW at its Medium threshold, MEDIUM at its High threshold.
+// Default true.
+func WithModelAlone(on bool) Option { return optionFunc(func(c *config) { c.modelAlone = on }) }
+
+// WithModelAloneMax caps the severity the model alone can give to text
+// without evasive spelling (1 or 2). Default 1: on clean text only the
+// rules block; a sure model adds LOW. (On evasive text the model alone
+// gives MEDIUM when sure.)
+func WithModelAloneMax(sev uint8) Option {
+	return optionFunc(func(c *config) { c.aloneMax = min(max(sev, 1), 2) })
+}
+
+// WithVeto sets whether a LOW rule hit is dropped when the model's
+// probability is below its Veto threshold. Default true.
+func WithVeto(on bool) Option { return optionFunc(func(c *config) { c.vetoLow = on }) }
+
+// WithLowerMedium sets whether a MEDIUM rule hit (severity 2 exactly) is
+// lowered to LOW when the model's probability is below its Veto threshold.
+// Default false: rules are precise about explicit phrases, and a short
+// segment gives the model little to go on.
+func WithLowerMedium(on bool) Option { return optionFunc(func(c *config) { c.lowerMedium = on }) }
+
+// WithEvasion sets whether evasive spelling (see Evasive) raises a
+// confident model to sure. Default true.
+func WithEvasion(on bool) Option { return optionFunc(func(c *config) { c.evasion = on }) }
+
+// WithThresholds overrides the model's thresholds for category c.
+func WithThresholds(c classifiers.Category, t linear.Thresholds) Option {
+	return optionFunc(func(cfg *config) {
+		if int(c) < N {
+			cfg.thresholds[c] = &t
+		}
+	})
+}
+
+// Ensemble combines a rule classifier and a model; see the package
+// documentation for the combination. It is safe for concurrent use and
+// allocates nothing per call when dst has room.
+type Ensemble struct {
+	rules classifiers.Classifier
+	model Model
+	thr   [N]linear.Thresholds
+	cfg   config
+	probs sync.Pool // *[N]float32: an interface call makes a local escape
+}
+
+var modelRule = [N]string{"model/hate", "model/sexual", "model/violence", "model/self_harm"}
+
+// New returns the ensemble of rules and model. Either may be nil (then the
+// other is used alone, with the same mapping as if the missing side had
+// found nothing or were neutral).
+func New(rules classifiers.Classifier, model Model, opts ...Option) *Ensemble {
+	e := &Ensemble{rules: rules, model: model, cfg: config{modelAlone: true, aloneMax: 1, vetoLow: true, evasion: true}}
+	for _, o := range opts {
+		o.apply(&e.cfg)
+	}
+	for c := range N {
+		switch {
+		case e.cfg.thresholds[c] != nil:
+			e.thr[c] = *e.cfg.thresholds[c]
+		case model != nil:
+			e.thr[c] = model.Thresholds(classifiers.Category(c))
+		}
+	}
+	return e
+}
+
+// level is the model's confidence in a category.
+type level uint8
+
+const (
+	absent    level = iota // p < Veto: the model is confident it is absent
+	unsure                 // Veto ≤ p < Low
+	weak                   // Low ≤ p < Medium
+	confident              // Medium ≤ p < High
+	sure                   // p ≥ High
+)
+
+func levelOf(t linear.Thresholds, p float32) level {
+	switch {
+	case p >= t.High:
+		return sure
+	case p >= t.Medium:
+		return confident
+	case p >= t.Low:
+		return weak
+	case p >= t.Veto:
+		return unsure
+	}
+	return absent
+}
+
+// combine is the severity of one rule finding of severity s (0 when the
+// rules found nothing for the category) given the model's level. It is the
+// whole combination; Classify applies it per finding.
+func (e *Ensemble) combine(s uint8, l level, evasive bool) uint8 {
+	switch {
+	case s == 0:
+		if !e.cfg.modelAlone {
+			return 0
+		}
+		switch {
+		case l == sure && evasive:
+			return 2
+		case l == sure:
+			return e.cfg.aloneMax
+		case l == confident:
+			return 1
+		}
+		return 0
+	case s == 1:
+		switch {
+		case l == absent && e.cfg.vetoLow:
+			return 0
+		case l == sure:
+			return 2
+		}
+		return 1
+	case s == 2 && l == absent && e.cfg.lowerMedium:
+		return 1
+	case l >= confident && s < classifiers.MaxSeverity:
+		return s + 1
+	}
+	return s
+}
+
+// Classify implements classifiers.Classifier. Rule findings keep their
+// spans and rule names with severities adjusted by the model; a category
+// only the model finds gets one finding over the whole text.
+func (e *Ensemble) Classify(dst []classifiers.Finding, text []byte) []classifiers.Finding {
+	base := len(dst)
+	if e.rules != nil {
+		dst = e.rules.Classify(dst, text)
+	}
+	var lv [N]level
+	evasive := false
+	for c := range lv {
+		lv[c] = unsure
+	}
+	if e.model != nil {
+		p, _ := e.probs.Get().(*[N]float32)
+		if p == nil {
+			p = new([N]float32)
+		}
+		e.model.Scores(text, p)
+		anyConfident := false
+		for c := range N {
+			lv[c] = levelOf(e.thr[c], p[c])
+			anyConfident = anyConfident || lv[c] >= confident
+		}
+		e.probs.Put(p)
+		// Evasive spelling is a signal of its own: when the text spells
+		// words letter by letter or with leet digits, which the rules are
+		// most likely to miss, a confident model is taken as sure and may
+		// block on its own.
+		if anyConfident && e.cfg.evasion && Evasive(text) {
+			evasive = true
+			for c := range lv {
+				if lv[c] == confident {
+					lv[c] = sure
+				}
+			}
+		}
+	}
+	var seen [N]bool
+	w := base
+	for _, f := range dst[base:] {
+		c := int(f.Category)
+		if c >= N || f.Severity == 0 {
+			continue
+		}
+		seen[c] = true
+		if f.Severity = e.combine(min(f.Severity, classifiers.MaxSeverity), lv[c], evasive); f.Severity > 0 {
+			dst[w] = f
+			w++
+		}
+	}
+	clear(dst[w:])
+	dst = dst[:w]
+	for c := range N {
+		if seen[c] {
+			continue
+		}
+		if s := e.combine(0, lv[c], evasive); s > 0 {
+			dst = append(dst, classifiers.Finding{
+				Category: classifiers.Category(c), Severity: s, Start: 0, End: len(text), Rule: modelRule[c],
+			})
+		}
+	}
+	return dst
+}
+
+// Close closes the rules and the model when they hold resources.
+func (e *Ensemble) Close() error {
+	var err error
+	for _, x := range []any{e.rules, e.model} {
+		if c, ok := x.(classifiers.Closer); ok {
+			if cerr := c.Close(); cerr != nil && err == nil {
+				err = cerr
+			}
+		}
+	}
+	return err
+}
+
+var _ classifiers.Classifier = (*Ensemble)(nil)
+
+// Evasive reports whether text spells a word in a way people use to slip
+// past word lists: four or more single ASCII letters joined by one
+// separator each ("k i l l", "k.i.l.l", "k-i-l-l"), or a leet digit or
+// symbol between two letters ("k1ll", "h4te", "a$$"). Normalization undoes
+// both for matching, but a rule list tuned on clean words still misses
+// many of them, so the ensemble then lets a confident model speak louder.
+func Evasive(text []byte) bool {
+	run := 0 // single letters joined by separators so far
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		if !isLetter(c) {
+			continue
+		}
+		// Leet: letter, leet character, letter.
+		if i+2 < len(text) && isLeet[text[i+1]] && isLetter(text[i+2]) {
+			return true
+		}
+		// A single letter: not preceded or followed by another letter.
+		single := (i == 0 || !isLetter(text[i-1])) && (i+1 == len(text) || !isLetter(text[i+1]))
+		if !single {
+			run = 0
+			continue
+		}
+		if run > 0 && i >= 2 && isSep[text[i-1]] && isLetter(text[i-2]) {
+			run++
+		} else {
+			run = 1
+		}
+		if run >= 4 {
+			return true
+		}
+	}
+	return false
+}
+
+func isLetter(c byte) bool { return c|0x20-'a' < 26 }
+
+var isLeet = [256]bool{'0': true, '1': true, '3': true, '4': true, '5': true, '7': true, '@': true, '$': true}
+
+var isSep = [256]bool{' ': true, '.': true, '-': true, '_': true, '*': true, '/': true, '|': true,
+	',': true, '+': true, '~': true, ':': true}

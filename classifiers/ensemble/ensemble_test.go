@@ -1,0 +1,215 @@
+package ensemble_test
+
+import (
+	"slices"
+	"sync"
+	"testing"
+
+	"github.com/openrai/raiserver/classifiers"
+	"github.com/openrai/raiserver/classifiers/ensemble"
+	"github.com/openrai/raiserver/classifiers/linear"
+)
+
+// fakeRules returns fixed findings.
+type fakeRules []classifiers.Finding
+
+func (r fakeRules) Classify(dst []classifiers.Finding, _ []byte) []classifiers.Finding {
+	return append(dst, r...)
+}
+
+// fakeModel returns fixed probabilities with fixed thresholds.
+type fakeModel [ensemble.N]float32
+
+var thr = linear.Thresholds{Veto: 0.05, Low: 0.3, Medium: 0.6, High: 0.9}
+
+func (m *fakeModel) Scores(_ []byte, out *[ensemble.N]float32) { *out = *m }
+func (m *fakeModel) Thresholds(classifiers.Category) linear.Thresholds {
+	return thr
+}
+
+const (
+	pAbsent    = 0.01
+	pUnsure    = 0.2
+	pWeak      = 0.4
+	pConfident = 0.7
+	pSure      = 0.95
+)
+
+func rule(c classifiers.Category, sev uint8) classifiers.Finding {
+	return classifiers.Finding{Category: c, Severity: sev, Start: 3, End: 7, Rule: "fake"}
+}
+
+func TestCombination(t *testing.T) {
+	v := classifiers.Violence
+	tests := []struct {
+		name  string
+		rules fakeRules
+		p     float32
+		opts  []ensemble.Option
+		want  uint8 // resulting VIOLENCE severity; 0 = no finding
+		span  bool  // the finding keeps the rule span
+	}{
+		{"nothing", nil, pUnsure, nil, 0, false},
+		{"model weak alone", nil, pWeak, nil, 0, false},
+		{"model confident alone", nil, pConfident, nil, 1, false},
+		{"model sure alone", nil, pSure, nil, 1, false},
+		{"model sure alone, max 2", nil, pSure, []ensemble.Option{ensemble.WithModelAloneMax(2)}, 2, false},
+		{"model alone off", nil, pSure, []ensemble.Option{ensemble.WithModelAlone(false)}, 0, false},
+		{"low vetoed", fakeRules{rule(v, 1)}, pAbsent, nil, 0, false},
+		{"low veto off", fakeRules{rule(v, 1)}, pAbsent, []ensemble.Option{ensemble.WithVeto(false)}, 1, true},
+		{"low kept", fakeRules{rule(v, 1)}, pUnsure, nil, 1, true},
+		{"low stays low when confident", fakeRules{rule(v, 1)}, pConfident, nil, 1, true},
+		{"low raised when sure", fakeRules{rule(v, 1)}, pSure, nil, 2, true},
+		{"medium kept when absent", fakeRules{rule(v, 2)}, pAbsent, nil, 2, true},
+		{"medium lowered when absent", fakeRules{rule(v, 2)}, pAbsent, []ensemble.Option{ensemble.WithLowerMedium(true)}, 1, true},
+		{"medium raised", fakeRules{rule(v, 2)}, pConfident, nil, 3, true},
+		{"high kept", fakeRules{rule(v, 4)}, pWeak, nil, 4, true},
+		{"high raised", fakeRules{rule(v, 4)}, pSure, nil, 5, true},
+		{"max capped", fakeRules{rule(v, 5)}, pSure, nil, 5, true},
+		{"override thresholds", nil, pWeak, []ensemble.Option{ensemble.WithModelAloneMax(2), ensemble.WithThresholds(v, linear.Thresholds{Low: 0.1, Medium: 0.2, High: 0.3})}, 2, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var m fakeModel
+			m[v] = tc.p
+			e := ensemble.New(tc.rules, &m, tc.opts...)
+			text := []byte("0123456789")
+			fs := e.Classify(nil, text)
+			var got []classifiers.Finding
+			for _, f := range fs {
+				if f.Category != v {
+					t.Fatalf("unexpected finding %+v", f)
+				}
+				got = append(got, f)
+			}
+			if tc.want == 0 {
+				if len(got) != 0 {
+					t.Fatalf("got %+v, want nothing", got)
+				}
+				return
+			}
+			if len(got) != 1 || got[0].Severity != tc.want {
+				t.Fatalf("got %+v, want severity %d", got, tc.want)
+			}
+			if tc.span && (got[0].Start != 3 || got[0].End != 7 || got[0].Rule != "fake") {
+				t.Errorf("rule span or name lost: %+v", got[0])
+			}
+			if !tc.span && (got[0].Start != 0 || got[0].End != len(text)) {
+				t.Errorf("model finding should span the text: %+v", got[0])
+			}
+		})
+	}
+}
+
+func TestCategoriesIndependent(t *testing.T) {
+	m := fakeModel{classifiers.Hate: pAbsent, classifiers.Sexual: pSure, classifiers.Violence: pConfident, classifiers.SelfHarm: pUnsure}
+	rules := fakeRules{rule(classifiers.Hate, 1), rule(classifiers.Violence, 2), rule(classifiers.Violence, 1), rule(classifiers.SelfHarm, 3)}
+	e := ensemble.New(rules, &m)
+	dst := []classifiers.Finding{{Category: classifiers.Hate, Severity: 5, Rule: "earlier"}}
+	fs := e.Classify(dst, []byte("text"))
+	if fs[0].Rule != "earlier" || fs[0].Severity != 5 {
+		t.Fatalf("findings before dst's length were touched: %+v", fs[0])
+	}
+	type key struct {
+		c   classifiers.Category
+		sev uint8
+	}
+	var got []key
+	for _, f := range fs[1:] {
+		got = append(got, key{f.Category, f.Severity})
+	}
+	want := []key{
+		// HATE LOW vetoed; VIOLENCE 2 → 3, VIOLENCE 1 stays 1 (confident
+		// is not sure); SELF_HARM 3 unchanged; SEXUAL LOW from the model
+		// alone (clean text: only rules block).
+		{classifiers.Violence, 3}, {classifiers.Violence, 1}, {classifiers.SelfHarm, 3}, {classifiers.Sexual, 1},
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("got %v, want %v", got, want)
+	}
+}
+
+func TestNilSides(t *testing.T) {
+	rules := fakeRules{rule(classifiers.Hate, 1)}
+	if fs := ensemble.New(rules, nil).Classify(nil, []byte("x")); len(fs) != 1 || fs[0].Severity != 1 {
+		t.Fatalf("rules alone: %+v", fs)
+	}
+	m := fakeModel{classifiers.Hate: pSure}
+	if fs := ensemble.New(nil, &m).Classify(nil, []byte("x")); len(fs) != 1 || fs[0].Severity != 1 {
+		t.Fatalf("model alone: %+v", fs)
+	}
+}
+
+func TestZeroAllocs(t *testing.T) {
+	m := fakeModel{classifiers.Hate: pSure, classifiers.Violence: pAbsent}
+	e := ensemble.New(fakeRules{rule(classifiers.Violence, 1), rule(classifiers.SelfHarm, 2)}, &m)
+	dst := make([]classifiers.Finding, 0, 16)
+	text := []byte("some text")
+	if a := testing.AllocsPerRun(100, func() { dst = e.Classify(dst[:0], text) }); a != 0 {
+		t.Fatalf("Classify allocates %.1f times per call", a)
+	}
+}
+
+func TestConcurrent(t *testing.T) {
+	m := fakeModel{classifiers.Hate: pConfident}
+	e := ensemble.New(fakeRules{rule(classifiers.Hate, 2)}, &m)
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var dst []classifiers.Finding
+			for range 100 {
+				dst = e.Classify(dst[:0], []byte("abc"))
+				if len(dst) != 1 || dst[0].Severity != 3 {
+					t.Errorf("got %+v", dst)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+func TestEvasive(t *testing.T) {
+	tests := []struct {
+		text string
+		want bool
+	}{
+		{"plain words only", false},
+		{"k i l l", true},
+		{"please b.a.k.e it", true},
+		{"x-y-z-w", true},
+		{"a b c", false}, // three letters: a list, not a word
+		{"U.S.A. is big", false},
+		{"th1s", true},
+		{"h4te", true},
+		{"covid 19 and mp3", false},
+		{"", false},
+		{"I a m", false},
+	}
+	for _, tc := range tests {
+		if got := ensemble.Evasive([]byte(tc.text)); got != tc.want {
+			t.Errorf("Evasive(%q) = %v, want %v", tc.text, got, tc.want)
+		}
+	}
+}
+
+func TestEvasionRaisesConfident(t *testing.T) {
+	m := fakeModel{classifiers.Violence: pConfident}
+	e := ensemble.New(nil, &m)
+	if fs := e.Classify(nil, []byte("plain text")); len(fs) != 1 || fs[0].Severity != 1 {
+		t.Fatalf("plain: %+v", fs)
+	}
+	if fs := e.Classify(nil, []byte("b a k e it")); len(fs) != 1 || fs[0].Severity != 2 {
+		t.Fatalf("letter-spaced: %+v", fs)
+	}
+	sure := fakeModel{classifiers.Violence: pSure}
+	if fs := ensemble.New(nil, &sure).Classify(nil, []byte("h4te")); len(fs) != 1 || fs[0].Severity != 2 {
+		t.Fatalf("leet, sure: %+v", fs)
+	}
+	off := ensemble.New(nil, &m, ensemble.WithEvasion(false))
+	if fs := off.Classify(nil, []byte("b a k e it")); len(fs) != 1 || fs[0].Severity != 1 {
+		t.Fatalf("evasion off: %+v", fs)
+	}
+}

@@ -1,0 +1,510 @@
+package lexicon
+
+import (
+	"math/bits"
+
+	"github.com/openrai/raiserver/classifiers"
+	"github.com/openrai/raiserver/classifiers/match"
+	"github.com/openrai/raiserver/classifiers/normalize"
+)
+
+// event is one matched word or phrase of the normalized text.
+type event struct {
+	info       int32
+	ns, ne     int32 // normalized byte range
+	ts, te     int32 // token range
+	sent       int32 // sentence index
+	suppressed bool
+}
+
+// pending is a finding before context modifiers, in normalized offsets.
+type pending struct {
+	cat    classifiers.Category
+	sev    int8
+	firm   uint8
+	slur   bool
+	ns, ne int32
+	sent   int32
+	rule   string
+}
+
+// modifier is a context rule that fired.
+type modifier struct {
+	cats   catSet
+	delta  int8
+	reach  uint8
+	lo, hi int32 // sentences covered
+}
+
+type scratch struct {
+	norm    []byte
+	offs    []int32
+	matches []match.Match
+	events  []event
+	found   []pending
+	mods    []modifier
+	stack   []int32
+	alt     []byte
+	tmp     []event
+	sents   []int32
+	trig    []match.Match // all matches; trigger patterns as -1-p
+}
+
+func newScratch() *scratch {
+	return &scratch{
+		norm:    make([]byte, 0, 4096),
+		offs:    make([]int32, 0, 4097),
+		matches: make([]match.Match, 0, 256),
+		events:  make([]event, 0, 256),
+		found:   make([]pending, 0, 32),
+		mods:    make([]modifier, 0, 8),
+		stack:   make([]int32, 0, 16),
+	}
+}
+
+// Classify appends the findings for text to dst (see classifiers.Classifier).
+func (c *Classifier) Classify(dst []classifiers.Finding, text []byte) []classifiers.Finding {
+	if len(text) == 0 {
+		return dst
+	}
+	s := c.pool.Get().(*scratch)
+	dst = c.classify(s, dst, text)
+	if cap(s.norm) <= 1<<20 && cap(s.matches) <= 1<<16 {
+		c.pool.Put(s)
+	}
+	return dst
+}
+
+func (c *Classifier) classify(s *scratch, dst []classifiers.Finding, text []byte) []classifiers.Finding {
+	s.norm, s.offs = c.norm.Append(s.norm[:0], s.offs[:0], text)
+	// Trigger words first, over the whole text.
+	s.matches = s.scan(c.m, s.matches[:0], s.norm, 0)
+	if len(s.matches) == 0 {
+		return dst
+	}
+	s.trig = append(s.trig[:0], s.matches...)
+	for i := range s.trig {
+		s.trig[i].Pattern = -1 - s.trig[i].Pattern // mark as trigger
+	}
+	// Context words, only in the sentences around a trigger.
+	c.scanContext(s)
+	c.buildEvents(s, text)
+	if len(s.events) == 0 {
+		return dst
+	}
+	s.found = s.found[:0]
+	s.mods = s.mods[:0]
+	// Rules, anchored on each event's classes: suppressions first, so a
+	// homonym in a safe context neither anchors a rule nor reports its
+	// term; context modifiers last, and only when something was found.
+	for _, act := range [...]int{actSuppress, actFind} {
+		c.runRules(s, act)
+	}
+	if !c.anyTerm(s) && len(s.found) == 0 {
+		return dst
+	}
+	c.runRules(s, actModify)
+	// Lone terms.
+	for ei := range s.events {
+		ev := &s.events[ei]
+		if ev.suppressed {
+			continue
+		}
+		in := &c.infos[ev.info]
+		ne := ev.ne
+		if in.prefix {
+			for int(ne) < len(s.norm) && normalize.IsWordByte(s.norm[ne]) {
+				ne++
+			}
+		}
+		for _, ti := range in.terms {
+			t := &c.terms[ti]
+			s.found = append(s.found, pending{cat: t.cat, sev: int8(t.sev), firm: t.firm, slur: t.slur,
+				ns: ev.ns, ne: ne, sent: ev.sent, rule: t.id})
+		}
+	}
+	// Context modifiers, then report.
+	for i := range s.found {
+		f := &s.found[i]
+		if !c.cats.has(f.cat) {
+			continue
+		}
+		sev := f.sev
+		var low int8
+		for j := range s.mods {
+			m := &s.mods[j]
+			if m.cats.has(f.cat) && f.firm <= m.reach && f.sent >= m.lo && f.sent <= m.hi && m.delta < low {
+				low = m.delta
+			}
+		}
+		if low < 0 {
+			sev += low
+			if sev < 1 {
+				sev = 1
+			}
+		}
+		start, end := normalize.Span(s.offs, int(f.ns), int(f.ne))
+		if dup(dst, f, sev, start) {
+			continue
+		}
+		dst = append(dst, classifiers.Finding{Category: f.cat, Severity: uint8(sev), Start: start, End: end, Rule: f.rule})
+	}
+	return dst
+}
+
+// dup reports whether f is already in dst with the same rule (the same rule
+// firing from two anchors of one match).
+func dup(dst []classifiers.Finding, f *pending, sev int8, start int) bool {
+	for i := len(dst) - 1; i >= 0 && i >= len(dst)-8; i-- {
+		if dst[i].Start == start && dst[i].Rule == f.rule && dst[i].Category == f.cat && dst[i].Severity == uint8(sev) {
+			return true
+		}
+	}
+	return false
+}
+
+func trailingZeros(x uint64) int { return bits.TrailingZeros64(x) }
+
+// runRules tries every rule of action act anchored on each event.
+func (c *Classifier) runRules(s *scratch, act int) {
+	for ei := range s.events {
+		ev := &s.events[ei]
+		if ev.suppressed {
+			continue
+		}
+		for _, ri := range c.infos[ev.info].rules[act] {
+			c.tryRule(s, &c.rules[ri], ei)
+			if ev.suppressed {
+				break
+			}
+		}
+	}
+}
+
+// anyTerm reports whether an unsuppressed event carries a lexicon term.
+func (c *Classifier) anyTerm(s *scratch) bool {
+	for i := range s.events {
+		if !s.events[i].suppressed && len(c.infos[s.events[i].info].terms) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// scan appends the matches of m in t (and in its i and l readings of the
+// leet '1'), with End shifted by off.
+func (s *scratch) scan(m *match.Matcher, dst []match.Match, t []byte, off int32) []match.Match {
+	n := len(dst)
+	dst = m.AppendMatches(dst, t)
+	if hasLeetOne(t) {
+		for _, r := range [...]byte{'i', 'l'} {
+			s.alt = append(s.alt[:0], t...)
+			for i, ch := range s.alt {
+				if ch == '1' && leetOne(s.alt, i) {
+					s.alt[i] = r
+				}
+			}
+			dst = m.AppendMatches(dst, s.alt)
+		}
+	}
+	if off != 0 {
+		for i := n; i < len(dst); i++ {
+			dst[i].End += off
+		}
+	}
+	return dst
+}
+
+// scanContext finds the context words in the sentences that hold a
+// trigger and their neighbours (rules, compounds and context modifiers
+// never reach further) and leaves in s.trig every match, trigger
+// patterns encoded as -1-p.
+func (c *Classifier) scanContext(s *scratch) {
+	t := s.norm
+	s.sents = append(s.sents[:0], 0)
+	for i, ch := range t {
+		if isBreak[ch] {
+			s.sents = append(s.sents, int32(i+1))
+		}
+	}
+	s.sents = append(s.sents, int32(len(t)))
+	// Windows of sentences k-1..k+1 around each trigger, merged.
+	lo, hi := -1, -1
+	for _, m := range s.matches {
+		k := sentenceOf(s.sents[:len(s.sents)-1], int(m.End)-c.m.Len(m.Pattern))
+		a := int(s.sents[max(0, k-1)])
+		b := int(s.sents[min(len(s.sents)-1, k+2)])
+		if lo >= 0 && a <= hi {
+			hi = max(hi, b)
+			continue
+		}
+		if lo >= 0 {
+			s.trig = s.scan(c.cm, s.trig, t[lo:hi], int32(lo))
+		}
+		lo, hi = a, b
+	}
+	if lo >= 0 {
+		s.trig = s.scan(c.cm, s.trig, t[lo:hi], int32(lo))
+	}
+}
+
+// isBreak marks the bytes that end a sentence for the rule engine.
+var isBreak = [256]bool{'.': true, '!': true, '?': true, ';': true, '\n': true}
+
+// sentenceOf returns the index of the sentence holding byte i: the last
+// start <= i.
+func sentenceOf(starts []int32, i int) int {
+	lo, hi := 0, len(starts)
+	for hi-lo > 1 {
+		mid := (lo + hi) / 2
+		if int(starts[mid]) <= i {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return lo
+}
+
+// leetOne reports whether the '1' at t[i] touches a letter, that is, stands
+// for a letter in a word ("k1ll").
+func leetOne(t []byte, i int) bool {
+	return i > 0 && t[i-1] >= 'a' && t[i-1] <= 'z' || i+1 < len(t) && t[i+1] >= 'a' && t[i+1] <= 'z'
+}
+
+func hasLeetOne(t []byte) bool {
+	for i, ch := range t {
+		if ch == '1' && leetOne(t, i) {
+			return true
+		}
+	}
+	return false
+}
+
+// buildEvents turns matcher matches into events with token and sentence
+// indices, sorted by start.
+func (c *Classifier) buildEvents(s *scratch, text []byte) {
+	s.events = s.events[:0]
+	for _, m := range s.trig {
+		var pr *patRec
+		var ns int
+		if m.Pattern < 0 {
+			p := -1 - m.Pattern
+			pr, ns = &c.tpats[p], int(m.End)-c.m.Len(p)
+		} else {
+			pr, ns = &c.cpats[m.Pattern], int(m.End)-c.cm.Len(m.Pattern)
+		}
+		if pr.stretch != 0 {
+			ok := true
+			for b := pr.stretch; b != 0; b &= b - 1 {
+				if !stretched(text, s.offs, ns+trailingZeros(b)) {
+					ok = false
+					break
+				}
+			}
+			if !ok {
+				continue
+			}
+		}
+		s.insert(event{info: pr.info, ns: int32(ns), ne: m.End})
+	}
+	// Token and sentence indices in one forward walk.
+	t := s.norm
+	pos, tok, sent := 0, int32(0), int32(0)
+	prevWord, prevBreak := false, false
+	for i := range s.events {
+		ev := &s.events[i]
+		for ; pos < int(ev.ns); pos++ {
+			ch := t[pos]
+			w := normalize.IsWordByte(ch)
+			if w && !prevWord {
+				tok++
+			}
+			prevWord = w
+			br := ch == '!' || ch == '?' || ch == ';' || ch == '\n' ||
+				ch == '.' && (pos+1 == len(t) || !normalize.IsWordByte(t[pos+1]))
+			if br && !prevBreak {
+				sent++
+			}
+			if !w {
+				prevBreak = br || (prevBreak && ch == ' ')
+			} else {
+				prevBreak = false
+			}
+		}
+		ev.ts = tok
+		ev.te = tok + c.infos[ev.info].words
+		ev.sent = sent
+	}
+	// Compound events: class A directly followed by class B.
+	for _, cp := range c.compounds {
+		s.tmp = s.tmp[:0]
+		for i := range s.events {
+			e1 := &s.events[i]
+			if !c.infos[e1.info].m.has(cp.a) {
+				continue
+			}
+			for j := i + 1; j < len(s.events); j++ {
+				e2 := &s.events[j]
+				if e2.ts > e1.te {
+					break
+				}
+				if e2.ts == e1.te && e2.sent == e1.sent && c.infos[e2.info].m.has(cp.b) {
+					s.tmp = append(s.tmp, event{info: cp.info, ns: e1.ns, ne: e2.ne, ts: e1.ts, te: e2.te, sent: e1.sent})
+				}
+			}
+		}
+		for _, ev := range s.tmp {
+			s.insert(ev)
+		}
+	}
+}
+
+// insert adds ev keeping events sorted by start (longest first on ties) and
+// drops an exact duplicate (the same key found twice by the i/l rescans).
+func (s *scratch) insert(ev event) {
+	i := len(s.events)
+	for i > 0 && (s.events[i-1].ns > ev.ns || s.events[i-1].ns == ev.ns && s.events[i-1].ne < ev.ne) {
+		i--
+	}
+	for k := i - 1; k >= 0 && s.events[k].ns == ev.ns; k-- {
+		if s.events[k].info == ev.info && s.events[k].ne == ev.ne {
+			return
+		}
+	}
+	s.events = append(s.events, event{})
+	copy(s.events[i+1:], s.events[i:])
+	s.events[i] = ev
+}
+
+// tryRule tries rule ru with its anchor slot on event ai and records what
+// it does when it matches.
+func (c *Classifier) tryRule(s *scratch, ru *rule, ai int) {
+	a := &s.events[ai]
+	in := &c.infos[a.info]
+	if !in.m.meets(&ru.slots[ru.anchor].m) {
+		return
+	}
+	s.stack = append(s.stack[:0], int32(ai))
+	if !c.matchBack(s, ru, ru.anchor-1, ai, ai) {
+		return
+	}
+	// s.stack holds the events of every slot, in slot order.
+	evs := s.stack
+	lo := &s.events[evs[0]]
+	hi := &s.events[evs[len(evs)-1]]
+	switch ru.act {
+	case actSuppress:
+		for j, si := range evs {
+			if !ru.slots[j].target {
+				continue
+			}
+			t := s.events[si]
+			for k := int(si); k >= 0 && s.events[k].ts >= t.ts-8; k-- {
+				if e := &s.events[k]; e.ts >= t.ts && e.te <= t.te {
+					e.suppressed = true
+				}
+			}
+			for k := int(si) + 1; k < len(s.events) && s.events[k].ts < t.te; k++ {
+				if e := &s.events[k]; e.te <= t.te {
+					e.suppressed = true
+				}
+			}
+		}
+	case actModify:
+		m := modifier{cats: ru.cats, delta: int8(ru.sev), reach: ru.reach,
+			lo: lo.sent - int32(ru.scope), hi: hi.sent + int32(ru.scope)}
+		for i := len(s.mods) - 1; i >= 0 && i >= len(s.mods)-16; i-- {
+			if s.mods[i] == m {
+				return
+			}
+		}
+		s.mods = append(s.mods, m)
+	case actFind:
+		for k := classifiers.Category(0); k < classifiers.NumCategories; k++ {
+			if !ru.cats.has(k) {
+				continue
+			}
+			s.found = append(s.found, pending{cat: k, sev: int8(ru.sev), firm: ru.firm,
+				ns: lo.ns, ne: hi.ne, sent: a.sent, rule: ru.id})
+		}
+	}
+}
+
+// matchBack matches slots j, j-1, …, 0 before the event at index cur,
+// then the slots after the anchor. On success s.stack holds one event per
+// slot in slot order.
+func (c *Classifier) matchBack(s *scratch, ru *rule, j int, cur, anchor int) bool {
+	if j < 0 {
+		// Reverse what was pushed (anchor first, then backwards) into slot
+		// order, then go forward from the anchor.
+		st := s.stack
+		for l, r := 0, len(st)-1; l < r; l, r = l+1, r-1 {
+			st[l], st[r] = st[r], st[l]
+		}
+		if c.matchFwd(s, ru, ru.anchor+1, anchor) {
+			return true
+		}
+		// Undo the reversal so the caller's backtracking stays consistent.
+		for l, r := 0, len(st)-1; l < r; l, r = l+1, r-1 {
+			st[l], st[r] = st[r], st[l]
+		}
+		s.stack = st
+		return false
+	}
+	ce := &s.events[cur]
+	sl := &ru.slots[j+1] // gap between slot j and j+1 lives on slot j+1
+	for k := cur - 1; k >= 0; k-- {
+		e := &s.events[k]
+		if e.sent != ce.sent {
+			break
+		}
+		if e.te > ce.ts {
+			continue
+		}
+		if ce.ts-e.te > int32(sl.gap) {
+			// Events are sorted by start; an earlier start may still end
+			// later only for multi-word keys, so keep scanning a little.
+			if ce.ts-e.ts > int32(sl.gap)+8 {
+				break
+			}
+			continue
+		}
+		if e.suppressed || !c.infos[e.info].m.meets(&ru.slots[j].m) {
+			continue
+		}
+		s.stack = append(s.stack, int32(k))
+		if c.matchBack(s, ru, j-1, k, anchor) {
+			return true
+		}
+		s.stack = s.stack[:len(s.stack)-1]
+	}
+	return false
+}
+
+// matchFwd matches slots j, j+1, … after the event at index cur.
+func (c *Classifier) matchFwd(s *scratch, ru *rule, j int, cur int) bool {
+	if j >= len(ru.slots) {
+		return true
+	}
+	ce := &s.events[cur]
+	sl := &ru.slots[j]
+	for k := cur + 1; k < len(s.events); k++ {
+		e := &s.events[k]
+		if e.sent != ce.sent || e.ts-ce.te > int32(sl.gap) {
+			break
+		}
+		if e.ts < ce.te {
+			continue
+		}
+		if e.suppressed || !c.infos[e.info].m.meets(&sl.m) {
+			continue
+		}
+		s.stack = append(s.stack, int32(k))
+		if c.matchFwd(s, ru, j+1, k) {
+			return true
+		}
+		s.stack = s.stack[:len(s.stack)-1]
+	}
+	return false
+}

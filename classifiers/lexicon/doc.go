@@ -1,0 +1,30 @@
+// Package lexicon is the rule classifier: lexicon terms, phrase rules with
+// small gaps and context rules, matched on normalized text
+// (classifiers/normalize) with Aho–Corasick automata (classifiers/match).
+//
+// The embedded data (data/terms.tsv, data/classes.txt, data/rules.txt; see
+// docs/classifiers-rules.md) gives:
+//
+//   - terms: words and phrases with a category and a severity; a lone
+//     ambiguous word is LOW (1), a slur or an explicit phrase MEDIUM–HIGH;
+//   - phrase rules over word classes: first-person threats, method seeking,
+//     self-harm intent, dehumanizing statements about protected groups,
+//     sexual content involving minors (severity 5), …;
+//   - suppress rules for homonyms and idioms ("kill a process", "shoot a
+//     photo", "a killer deal") and context modifiers that lower severity in
+//     game, fiction, history, news, definition, recovery and counter-speech
+//     contexts.
+//
+// Findings report byte ranges of the original text (through the
+// normalizer's offset map) and a stable rule id ("lex:violence:1a2b3c4d",
+// "phrase:threat-will"), never text. Custom blocklists and a category subset
+// are options of New.
+//
+// A Classifier is immutable after New and safe for concurrent use; per-call
+// scratch comes from a sync.Pool and Classify allocates nothing in steady
+// state. Text without any trigger word costs one normalization and one
+// automaton scan.
+//
+// Dependencies: lexicon imports classifiers, classifiers/normalize and
+// classifiers/match (segmenter ← classifiers ← analyzer ← server ← cmd).
+package lexicon

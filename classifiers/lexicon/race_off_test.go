@@ -1,0 +1,5 @@
+//go:build !race
+
+package lexicon_test
+
+const raceEnabled = false

@@ -1,0 +1,18 @@
+// Package linear is a learned harm classifier: one logistic regression per
+// category (HATE, SEXUAL, VIOLENCE, SELF_HARM) over hashed features of the
+// normalized text — word unigrams, word bigrams and character n-grams inside
+// words — computed with an inline FNV-1a hash, no allocation per call.
+//
+// A Model is immutable after Load and safe for concurrent use; per-call
+// scratch comes from a sync.Pool. Scores gives one probability per category
+// for a whole text; Classify maps those probabilities to segment-level
+// findings (Start 0, End len(text)) with severity thresholds that were
+// calibrated on the development split and are stored in the model file.
+//
+// The weights shipped with the package (model/weights.bin.gz, loaded by
+// Default) are produced by cmd/rai-train; model/MANIFEST.json records how.
+// The train subpackage holds the training code; it is not needed to serve.
+//
+// Dependencies: classifiers ← linear (and classifiers/normalize for the
+// text normalization shared by training and inference).
+package linear

@@ -1,0 +1,261 @@
+package linear
+
+import (
+	"encoding/binary"
+	"math/bits"
+)
+
+// Feature hashing. Features are read from the normalized text in one pass
+// with a 64-bit window of the last eight bytes of the current word (with a
+// leading space as the word-boundary mark):
+//
+//   - character n-grams (n in [MinN, MaxN], n ≤ 8) are the low n bytes of
+//     the window, after each byte and after a trailing boundary mark;
+//   - a word is hashed FNV-style over 8-byte chunks of the padded word and
+//     its length;
+//   - a bigram is the previous word's hash mixed with the current one.
+//
+// Each key is xored with a seed that says which kind of feature it is and
+// spread by a 64-bit multiplicative (Fibonacci) hash whose high bits pick
+// the bucket. Nothing here allocates; features are appended to a
+// caller-owned slice.
+
+const (
+	mix64   = 0x9E3779B97F4A7C15
+	prime64 = 0x100000001b3 // FNV-1a 64 prime
+
+	seedWord   uint64 = 0xcbf29ce484222325 // FNV-1a 64 offset basis
+	seedBigram uint64 = 0x2545f4914f6cdd1d
+
+	// maxWordGrams caps the n-gram end positions taken from one word, so
+	// a long run of letters (a URL, base64) cannot dominate the features.
+	// It is long enough for a letter-spaced sentence ("h o w  t o …"),
+	// which normalization joins into one word.
+	maxWordGrams = 256
+)
+
+// seedGram[n] marks character n-grams of length n.
+var seedGram = [9]uint64{
+	0, 0x8a5cd789635d2dff, 0x121fd2155c472f96, 0x3b7a41d65c1e7d23, 0x7c4a5e1b8f3d9a61,
+	0x5d6b2e8f4a1c7b39, 0x2f8e6d4c1b3a5978, 0x6a1f3e5d7c9b2a48, 0x4e7d1c3b5a2f6e97,
+}
+
+var gramMask = [9]uint64{
+	0, 1<<8 - 1, 1<<16 - 1, 1<<24 - 1, 1<<32 - 1, 1<<40 - 1, 1<<48 - 1, 1<<56 - 1, 1<<64 - 1,
+}
+
+// Features says which hashed features a model reads. It is stored in the
+// model file, so training and inference always agree.
+type Features struct {
+	// Bits is log2 of the number of hash buckets (12..24).
+	Bits uint8 `json:"bits"`
+	// MinN and MaxN bound the character n-grams taken inside each word,
+	// with the word padded by one boundary mark on each side (so "kill"
+	// gives " ki", "kil", "ill", "ll " for n=3). MinN = 0 disables them.
+	MinN uint8 `json:"min_n"`
+	MaxN uint8 `json:"max_n"`
+	// Words enables word unigrams; Bigrams enables word bigrams.
+	Words   bool `json:"words"`
+	Bigrams bool `json:"bigrams"`
+}
+
+// isWordByte reports whether c belongs to a word of the normalized text:
+// ASCII letters and digits, and every byte of a multi-byte UTF-8 sequence
+// (normalized text keeps letters of other scripts as they are).
+var isWordByte = func() (t [256]bool) {
+	for c := 'a'; c <= 'z'; c++ {
+		t[c] = true
+	}
+	for c := '0'; c <= '9'; c++ {
+		t[c] = true
+	}
+	for c := 0x80; c < 0x100; c++ {
+		t[c] = true
+	}
+	return t
+}()
+
+// AppendFeatures appends the bucket of every feature of the normalized text
+// s to dst, one entry per occurrence, and returns the extended slice.
+// s must already be normalized (see Normalization.Append); training and
+// inference both call this function, so they cannot drift apart.
+func (f Features) AppendFeatures(dst []uint32, s []byte) []uint32 {
+	shift := 64 - uint(f.Bits)&63
+	minN, maxN := int(f.MinN), int(f.MaxN)
+	if minN == 0 {
+		minN, maxN = 1, 0 // no n-grams
+	}
+	// The short-word path below writes up to 9-n candidate n-grams per
+	// length n and keeps the valid ones; with the two word features that
+	// is at most 8·grams+2 entries per word, and a word takes at least one
+	// byte. Write by index into the grown slice, cut at the end.
+	grams := maxN - minN + 1
+	base := len(dst)
+	bound := (len(s) + 1) * (8*grams + 2)
+	if cap(dst)-base < bound {
+		dst = append(dst[:cap(dst)], make([]uint32, base+bound-cap(dst))...)
+	}
+	out := dst[base : base+bound]
+	j := 0
+	var prev uint64
+	havePrev := false
+	// Words are found 64 bytes at a time from a bit mask of word bytes, so
+	// that the byte loop has no data-dependent branch.
+	next := 0 // bytes before next belong to words already done
+	for blk := 0; blk < len(s); blk += 64 {
+		if next >= blk+64 {
+			continue
+		}
+		var m uint64
+		if blk+64 <= len(s) {
+			b := s[blk : blk+64 : blk+64]
+			for k := 0; k < 64; k += 8 {
+				m |= wordMask8(binary.LittleEndian.Uint64(b[k:])) << uint(k)
+			}
+		} else {
+			for k, c := range s[blk:] {
+				m |= uint64(wordBit[c]) << (uint(k) & 63)
+			}
+		}
+		if next > blk {
+			m &^= 1<<uint(next-blk) - 1
+		}
+		for m != 0 {
+			b := bits.TrailingZeros64(m)
+			start := blk + b
+			run := bits.TrailingZeros64(^(m >> uint(b)))
+			m &^= 1<<uint(b+run) - 1 // 1<<64 is 0: clears the whole mask
+			end := start + run
+			if b+run == 64 { // the word goes on into the next block
+				for end < len(s) && isWordByte[s[end]] {
+					end++
+				}
+				next = end
+			}
+			L := end - start
+			var h uint64
+			if L <= 6 {
+				// Short word: the padded word " w " fits in 8 bytes.
+				var x uint64
+				if start+8 <= len(s) {
+					x = binary.BigEndian.Uint64(s[start:]) >> (64 - 8*uint(L))
+				} else {
+					for _, c := range s[start:end] {
+						x = x<<8 | uint64(c)
+					}
+				}
+				lead := ' '<<(8*uint(L)) | x // " w", first byte high
+				h = (seedWord ^ lead) * prime64
+				h = (h ^ uint64(L)) * prime64
+				v := lead<<8 | ' ' // " w "
+				P := L + 2
+				for n := minN; n <= maxN; n++ {
+					mask, seed := gramMask[n&7|n&8], seedGram[n&7|n&8]
+					// Candidates end at P, P-1, … ; the first P-n+1 are real.
+					o := out[j : j+8 : j+8]
+					if n == 4 { // the shipped model's n, unrolled
+						o[0] = uint32((v&mask ^ seed) * mix64 >> shift)
+						o[1] = uint32((v>>8&mask ^ seed) * mix64 >> shift)
+						o[2] = uint32((v>>16&mask ^ seed) * mix64 >> shift)
+						o[3] = uint32((v>>24&mask ^ seed) * mix64 >> shift)
+						o[4] = uint32((v>>32&mask ^ seed) * mix64 >> shift)
+					} else {
+						for t := 0; t <= 8-n; t++ {
+							o[t&7] = uint32(((v>>(8*uint(t)&63))&mask ^ seed) * mix64 >> shift)
+						}
+					}
+					if P >= n {
+						j += P - n + 1
+					}
+				}
+			} else {
+				w := s[start:end]
+				j = appendGrams(out, j, w, minN, maxN, shift)
+				h = wordHash(w)
+			}
+			if f.Words {
+				out[j] = uint32((h ^ seedWord) * mix64 >> shift)
+				j++
+			}
+			if f.Bigrams && havePrev {
+				out[j] = uint32(((prev * prime64) ^ h ^ seedBigram) * mix64 >> shift)
+				j++
+			}
+			prev, havePrev = h, true
+		}
+	}
+	return dst[:base+j]
+}
+
+// wordMask8 returns bit k set when byte k (little endian) of x is a word
+// byte: ≥ 0x80, 'a'..'z' or '0'..'9' (SWAR: each test is an add into the
+// byte's top bit, which cannot carry into the next byte from 7-bit values).
+func wordMask8(x uint64) uint64 {
+	const (
+		ones = 0x0101010101010101
+		high = 0x8080808080808080
+	)
+	y := x &^ high
+	letter := (y + (0x80-'a')*ones) &^ (y + (0x80-'z'-1)*ones)
+	digit := (y + (0x80-'0')*ones) &^ (y + (0x80-'9'-1)*ones)
+	w := (x | letter | digit) & high
+	// Gather the eight top bits into the low byte.
+	return (w >> 7) * 0x0102040810204080 >> 56
+}
+
+// wordBit is isWordByte as 0/1.
+var wordBit = func() (t [256]uint8) {
+	for c, w := range isWordByte {
+		if w {
+			t[c] = 1
+		}
+	}
+	return t
+}()
+
+// appendGrams writes the buckets of the character n-grams of the word w,
+// padded with a space on both sides, to out[j:] and returns the new j.
+// n-grams ending after the first maxWordGrams bytes of w are not taken.
+func appendGrams(out []uint32, j int, w []byte, minN, maxN int, shift uint) int {
+	last := min(len(w), maxWordGrams)
+	trailing := len(w) < maxWordGrams
+	for n := minN; n <= maxN; n++ {
+		mask, seed := gramMask[n&7|n&8], seedGram[n&7|n&8]
+		win := uint64(' ')
+		// The n-gram ending at w[t] exists once t+2 ≥ n bytes of the
+		// padded word are seen.
+		warm := min(max(n-2, 0), last)
+		for _, c := range w[:warm] {
+			win = win<<8 | uint64(c)
+		}
+		for _, c := range w[warm:last] {
+			win = win<<8 | uint64(c)
+			out[j] = uint32((win&mask ^ seed) * mix64 >> shift)
+			j++
+		}
+		if trailing && len(w)+2 >= n {
+			win = win<<8 | ' '
+			out[j] = uint32((win&mask ^ seed) * mix64 >> shift)
+			j++
+		}
+	}
+	return j
+}
+
+// wordHash hashes the word w, padded with a leading space, FNV-style over
+// 8-byte chunks (first byte in the high bits) and then its length.
+func wordHash(w []byte) uint64 {
+	h := seedWord
+	acc := uint64(' ')
+	k := 1
+	for _, c := range w {
+		acc = acc<<8 | uint64(c)
+		k++
+		if k&7 == 0 {
+			h = (h ^ acc) * prime64
+			acc = 0
+		}
+	}
+	h = (h ^ acc) * prime64
+	return (h ^ uint64(len(w))) * prime64
+}

@@ -1,0 +1,195 @@
+package linear
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// slowFeatures is the obvious version of AppendFeatures: split into words,
+// then hash each word, each bigram and each padded character n-gram from
+// its own bytes.
+func slowFeatures(f Features, s []byte) []uint32 {
+	shift := 64 - uint(f.Bits)
+	pack := func(b []byte) uint64 { // first byte in the high bits
+		var v uint64
+		for _, c := range b {
+			v = v<<8 | uint64(c)
+		}
+		return v
+	}
+	var words [][]byte
+	for i := 0; i < len(s); {
+		if !isWordByte[s[i]] {
+			i++
+			continue
+		}
+		j := i
+		for j < len(s) && isWordByte[s[j]] {
+			j++
+		}
+		words = append(words, s[i:j])
+		i = j
+	}
+	wordHash := func(w []byte) uint64 {
+		p := append([]byte{' '}, w...)
+		h := seedWord
+		for len(p) >= 8 {
+			h = (h ^ pack(p[:8])) * prime64
+			p = p[8:]
+		}
+		h = (h ^ pack(p)) * prime64
+		return (h ^ uint64(len(w))) * prime64
+	}
+	var out []uint32
+	for k, w := range words {
+		h := wordHash(w)
+		if f.MinN > 0 {
+			padded := append(append([]byte{' '}, w...), ' ')
+			for e := 2; e <= len(padded); e++ { // e bytes of the padded word seen
+				if e-2 >= maxWordGrams {
+					break
+				}
+				for n := int(f.MinN); n <= int(f.MaxN) && n <= e; n++ {
+					key := pack(padded[e-n : e])
+					out = append(out, uint32((key^seedGram[n])*mix64>>shift))
+				}
+			}
+		}
+		if f.Words {
+			out = append(out, uint32((h^seedWord)*mix64>>shift))
+		}
+		if f.Bigrams && k > 0 {
+			p := wordHash(words[k-1])
+			out = append(out, uint32(((p*prime64)^h^seedBigram)*mix64>>shift))
+		}
+	}
+	return out
+}
+
+func TestAppendFeaturesMatchesSlow(t *testing.T) {
+	configs := []Features{
+		{Bits: 18, MinN: 3, MaxN: 5, Words: true, Bigrams: true},
+		{Bits: 12, MinN: 2, MaxN: 4, Words: true},
+		{Bits: 20, Bigrams: true},
+		{Bits: 16, MinN: 4, MaxN: 4},
+	}
+	alphabet := []byte("abcxyz019 .,'-\n\xc3\xa9\xe4\xb8\xad")
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, f := range configs {
+		for range 500 {
+			size := rng.IntN(120)
+			if rng.IntN(20) == 0 {
+				size = rng.IntN(3000)
+			}
+			s := make([]byte, size)
+			for i := range s {
+				s[i] = alphabet[rng.IntN(len(alphabet))]
+			}
+			if rng.IntN(10) == 0 { // a very long word hits the n-gram cap
+				s = append(s, make([]byte, 100)...)
+				for i := len(s) - 100; i < len(s); i++ {
+					s[i] = 'a' + byte(rng.IntN(26))
+				}
+			}
+			got := f.AppendFeatures(nil, s)
+			want := slowFeatures(f, s)
+			slices.Sort(got)
+			slices.Sort(want)
+			if !slices.Equal(got, want) {
+				t.Fatalf("%+v: len %d input: %d features, slow version %d", f, len(s), len(got), len(want))
+			}
+			for _, b := range got {
+				if b >= 1<<f.Bits {
+					t.Fatalf("%+v: bucket %d out of range", f, b)
+				}
+			}
+		}
+	}
+}
+
+func TestAsciiLower(t *testing.T) {
+	got := string(asciiLower(nil, []byte("Hello, WORLD! \xc3\x89t\xc3\xa9 @[`{")))
+	if want := "hello, world! \xc3\x89t\xc3\xa9 @[`{"; got != want {
+		t.Fatalf("asciiLower = %q, want %q", got, want)
+	}
+}
+
+func TestFoldDigits(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"th1s 71me", "this time"},
+		{"2024 and 1 thing", "2024 and 1 thing"},
+		{"k1ll3d", "killed"},
+		{"r3d 99 b4", "red 99 ba"},
+		{"", ""},
+		{"7", "7"},
+		{"abc", "abc"},
+	}
+	for _, tc := range tests {
+		b := []byte(tc.in)
+		foldDigits(b)
+		if string(b) != tc.want {
+			t.Errorf("foldDigits(%q) = %q, want %q", tc.in, b, tc.want)
+		}
+	}
+}
+
+func TestWordMask8(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	var b [8]byte
+	for i := range 100000 {
+		for k := range b {
+			b[k] = byte(rng.IntN(256))
+			if i < 256 {
+				b[k] = byte(i) // every byte value in every lane
+			}
+		}
+		var want uint64
+		for k, c := range b {
+			if isWordByte[c] {
+				want |= 1 << k
+			}
+		}
+		x := uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
+			uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
+		if got := wordMask8(x); got != want {
+			t.Fatalf("wordMask8(% x) = %08b, want %08b", b, got, want)
+		}
+	}
+}
+
+func TestFoldDigitsMatchesSlow(t *testing.T) {
+	slow := func(b []byte) {
+		for i := 0; i < len(b); {
+			if !isAlnum(b[i]) {
+				i++
+				continue
+			}
+			j, letter := i, false
+			for j < len(b) && isAlnum(b[j]) {
+				letter = letter || b[j]-'a' < 26
+				j++
+			}
+			for k := i; k < j && letter; k++ {
+				if d := leetDigit[b[k]]; d != 0 {
+					b[k] = d
+				}
+			}
+			i = j
+		}
+	}
+	rng := rand.New(rand.NewPCG(5, 6))
+	alphabet := []byte("ab z0134579 .\xc3\xa9")
+	for range 3000 {
+		s := make([]byte, rng.IntN(80))
+		for i := range s {
+			s[i] = alphabet[rng.IntN(len(alphabet))]
+		}
+		got, want := slices.Clone(s), slices.Clone(s)
+		foldDigits(got)
+		slow(want)
+		if !slices.Equal(got, want) {
+			t.Fatalf("foldDigits(%q) = %q, want %q", s, got, want)
+		}
+	}
+}

@@ -1,0 +1,201 @@
+package linear
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"math"
+)
+
+// File format (little endian), optionally gzip-compressed as a whole:
+//
+//	magic   [8]byte "RAILIN1\n"
+//	bits, minN, maxN, flags, normalization uint8; 3 reserved zero bytes
+//	categories uint32 (= 4)
+//	bias       [4]float32
+//	thresholds [4][4]float32 (veto, low, medium, high per category)
+//	weights    [1<<bits][4]float32, row-major by bucket
+//	crc        uint32, CRC-32 (IEEE) of everything above
+//
+// flags: bit 0 word unigrams, bit 1 word bigrams.
+
+var magic = [8]byte{'R', 'A', 'I', 'L', 'I', 'N', '1', '\n'}
+
+// ErrFormat is wrapped by every error about a malformed model file.
+var ErrFormat = errors.New("linear: malformed model")
+
+// maxFileSize bounds what Load reads (1<<24 buckets of four float32).
+const maxFileSize = 64 + 4*N*(N+1) + (1<<24)*4*N + 4
+
+func (p *Params) validate() error {
+	f := p.Features
+	if f.Bits < 12 || f.Bits > 24 {
+		return fmt.Errorf("%w: bits %d out of [12, 24]", ErrFormat, f.Bits)
+	}
+	if f.MinN > f.MaxN || f.MaxN > 8 || (f.MinN == 0) != (f.MaxN == 0) {
+		return fmt.Errorf("%w: character n-gram range [%d, %d]", ErrFormat, f.MinN, f.MaxN)
+	}
+	if p.Normalization >= numNorms {
+		return fmt.Errorf("%w: unknown normalization %d", ErrFormat, p.Normalization)
+	}
+	if len(p.Weights) != 1<<f.Bits {
+		return fmt.Errorf("%w: %d weight rows, want %d", ErrFormat, len(p.Weights), 1<<f.Bits)
+	}
+	for c := range N {
+		if !finite(p.Bias[c]) {
+			return fmt.Errorf("%w: bias %d not finite", ErrFormat, c)
+		}
+		t := p.Thresholds[c]
+		if !(0 <= t.Veto && t.Veto <= t.Low && t.Low <= t.Medium && t.Medium <= t.High && t.High <= 1) {
+			return fmt.Errorf("%w: thresholds of category %d not ordered in [0, 1]", ErrFormat, c)
+		}
+	}
+	for i := range p.Weights {
+		for _, v := range p.Weights[i] {
+			if !finite(v) {
+				return fmt.Errorf("%w: weight row %d not finite", ErrFormat, i)
+			}
+		}
+	}
+	return nil
+}
+
+func finite(v float32) bool { return !math.IsNaN(float64(v)) && !math.IsInf(float64(v), 0) }
+
+// Load reads a model file, gzip-compressed or not, and validates it.
+func Load(r io.Reader) (*Model, error) {
+	br := bufio.NewReader(r)
+	var src io.Reader = br
+	if head, err := br.Peek(2); err == nil && head[0] == 0x1f && head[1] == 0x8b {
+		zr, err := gzip.NewReader(br)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %w", ErrFormat, err)
+		}
+		defer zr.Close()
+		src = zr
+	}
+	data, err := io.ReadAll(io.LimitReader(src, int64(maxFileSize)+1))
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrFormat, err)
+	}
+	p, err := decode(data)
+	if err != nil {
+		return nil, err
+	}
+	return New(p)
+}
+
+func decode(data []byte) (Params, error) {
+	var p Params
+	const fixed = 8 + 8 + 4 + 4*N + 4*4*N
+	if len(data) > maxFileSize || len(data) < fixed+4 {
+		return p, fmt.Errorf("%w: size %d", ErrFormat, len(data))
+	}
+	if !bytes.Equal(data[:8], magic[:]) {
+		return p, fmt.Errorf("%w: bad magic", ErrFormat)
+	}
+	body, sum := data[:len(data)-4], binary.LittleEndian.Uint32(data[len(data)-4:])
+	if crc32.ChecksumIEEE(body) != sum {
+		return p, fmt.Errorf("%w: checksum mismatch", ErrFormat)
+	}
+	h := data[8:16]
+	p.Features = Features{Bits: h[0], MinN: h[1], MaxN: h[2], Words: h[3]&1 != 0, Bigrams: h[3]&2 != 0}
+	p.Normalization = Normalization(h[4])
+	if h[3]&^3 != 0 || h[5]|h[6]|h[7] != 0 {
+		return p, fmt.Errorf("%w: reserved bits set", ErrFormat)
+	}
+	if p.Features.Bits < 12 || p.Features.Bits > 24 {
+		return p, fmt.Errorf("%w: bits %d out of [12, 24]", ErrFormat, p.Features.Bits)
+	}
+	if binary.LittleEndian.Uint32(data[16:20]) != uint32(N) {
+		return p, fmt.Errorf("%w: category count", ErrFormat)
+	}
+	rows := 1 << p.Features.Bits
+	if len(body) != fixed+rows*4*N {
+		return p, fmt.Errorf("%w: size %d, want %d", ErrFormat, len(data), fixed+rows*4*N+4)
+	}
+	off := 20
+	f32 := func() float32 {
+		v := math.Float32frombits(binary.LittleEndian.Uint32(body[off:]))
+		off += 4
+		return v
+	}
+	for c := range N {
+		p.Bias[c] = f32()
+	}
+	for c := range N {
+		t := &p.Thresholds[c]
+		t.Veto, t.Low, t.Medium, t.High = f32(), f32(), f32(), f32()
+	}
+	p.Weights = make([][N]float32, rows)
+	for i := range p.Weights {
+		for c := range N {
+			p.Weights[i][c] = f32()
+		}
+	}
+	return p, nil
+}
+
+// Encode returns the uncompressed model file of p.
+func (p *Params) Encode() ([]byte, error) {
+	if err := p.validate(); err != nil {
+		return nil, err
+	}
+	f := p.Features
+	var flags byte
+	if f.Words {
+		flags |= 1
+	}
+	if f.Bigrams {
+		flags |= 2
+	}
+	out := make([]byte, 0, 8+8+4+4*N*(N+1)+len(p.Weights)*4*N+4)
+	out = append(out, magic[:]...)
+	out = append(out, f.Bits, f.MinN, f.MaxN, flags, byte(p.Normalization), 0, 0, 0)
+	out = binary.LittleEndian.AppendUint32(out, uint32(N))
+	put := func(v float32) { out = binary.LittleEndian.AppendUint32(out, math.Float32bits(v)) }
+	for c := range N {
+		put(p.Bias[c])
+	}
+	for c := range N {
+		t := p.Thresholds[c]
+		put(t.Veto)
+		put(t.Low)
+		put(t.Medium)
+		put(t.High)
+	}
+	for i := range p.Weights {
+		for c := range N {
+			put(p.Weights[i][c])
+		}
+	}
+	return binary.LittleEndian.AppendUint32(out, crc32.ChecksumIEEE(out)), nil
+}
+
+// WriteTo writes the model file of m, gzip-compressed at the best level.
+// The output depends only on the parameters (no timestamps), so equal
+// models give equal bytes.
+func (m *Model) WriteTo(w io.Writer) (int64, error) {
+	raw, err := m.p.Encode()
+	if err != nil {
+		return 0, err
+	}
+	var buf bytes.Buffer
+	zw, err := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+	if err != nil {
+		return 0, err
+	}
+	if _, err := zw.Write(raw); err != nil {
+		return 0, err
+	}
+	if err := zw.Close(); err != nil {
+		return 0, err
+	}
+	n, err := w.Write(buf.Bytes())
+	return int64(n), err
+}

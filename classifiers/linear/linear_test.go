@@ -1,0 +1,238 @@
+package linear_test
+
+import (
+	"bytes"
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/openrai/raiserver/classifiers"
+	"github.com/openrai/raiserver/classifiers/linear"
+)
+
+// tinyParams is a hand-set model: the word "zork" is strong evidence of
+// VIOLENCE, everything else is neutral.
+func tinyParams(t testing.TB) linear.Params {
+	t.Helper()
+	f := linear.Features{Bits: 12, Words: true}
+	p := linear.Params{Features: f, Weights: make([][linear.N]float32, 1<<f.Bits)}
+	for c := range linear.N {
+		p.Bias[c] = -4
+		p.Thresholds[c] = linear.Thresholds{Veto: 0.01, Low: 0.3, Medium: 0.6, High: 0.9}
+	}
+	for _, b := range f.AppendFeatures(nil, []byte("zork")) {
+		p.Weights[b][classifiers.Violence] = 12
+	}
+	return p
+}
+
+func tiny(t testing.TB) *linear.Model {
+	m, err := linear.New(tinyParams(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func TestTinyModel(t *testing.T) {
+	m := tiny(t)
+	tests := []struct {
+		name string
+		text string
+		sev  uint8 // expected VIOLENCE severity
+	}{
+		{"empty", "", 0},
+		{"neutral", "hello there", 0},
+		{"alone", "zork", linear.SeverityHigh},
+		{"upper case", "ZORK", linear.SeverityHigh},
+		{"diluted", "zork is a word in a rather long sentence about nothing much at all today", 0},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			fs := m.Classify(nil, []byte(tc.text))
+			var sev uint8
+			for _, f := range fs {
+				if f.Category != classifiers.Violence {
+					t.Errorf("unexpected category %v", f.Category)
+				}
+				if f.Start != 0 || f.End != len(tc.text) || f.Rule == "" {
+					t.Errorf("finding %+v: want span [0,%d) and a rule name", f, len(tc.text))
+				}
+				sev = f.Severity
+			}
+			if sev != tc.sev {
+				t.Errorf("severity %d, want %d", sev, tc.sev)
+			}
+		})
+	}
+}
+
+func TestThresholdsSeverity(t *testing.T) {
+	th := linear.Thresholds{Veto: 0.05, Low: 0.2, Medium: 0.5, High: 0.8}
+	for _, tc := range []struct {
+		p    float32
+		want uint8
+	}{{0, 0}, {0.19, 0}, {0.2, 1}, {0.49, 1}, {0.5, 2}, {0.8, linear.SeverityHigh}, {1, linear.SeverityHigh}} {
+		if got := th.Severity(tc.p); got != tc.want {
+			t.Errorf("Severity(%v) = %d, want %d", tc.p, got, tc.want)
+		}
+	}
+}
+
+func TestRoundTrip(t *testing.T) {
+	m := tiny(t)
+	var buf bytes.Buffer
+	if _, err := m.WriteTo(&buf); err != nil {
+		t.Fatal(err)
+	}
+	m2, err := linear.Load(bytes.NewReader(buf.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf2 bytes.Buffer
+	if _, err := m2.WriteTo(&buf2); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(buf.Bytes(), buf2.Bytes()) {
+		t.Fatal("write, load, write gave different bytes")
+	}
+	// The uncompressed form loads too.
+	p := m.Params()
+	raw, err := p.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := linear.Load(bytes.NewReader(raw)); err != nil {
+		t.Fatalf("uncompressed: %v", err)
+	}
+}
+
+func TestLoadRejectsMalformed(t *testing.T) {
+	p := tinyParams(t)
+	raw, err := p.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	flip := func(i int) []byte {
+		b := bytes.Clone(raw)
+		b[i] ^= 0x40
+		return b
+	}
+	tests := []struct {
+		name string
+		data []byte
+	}{
+		{"empty", nil},
+		{"magic", flip(0)},
+		{"checksum", flip(len(raw) - 1)},
+		{"weight", flip(len(raw) / 2)},
+		{"truncated", raw[:len(raw)-9]},
+		{"not gzip", []byte{0x1f, 0x8b, 1, 2, 3}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if _, err := linear.Load(bytes.NewReader(tc.data)); !errors.Is(err, linear.ErrFormat) {
+				t.Fatalf("Load = %v, want ErrFormat", err)
+			}
+		})
+	}
+	bad := tinyParams(t)
+	bad.Thresholds[0].Low = 0.99 // above Medium
+	if _, err := linear.New(bad); !errors.Is(err, linear.ErrFormat) {
+		t.Fatalf("New with unordered thresholds = %v, want ErrFormat", err)
+	}
+}
+
+func TestDefault(t *testing.T) {
+	m, err := linear.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var p [linear.N]float32
+	for _, s := range []string{"", "hello, how are you today?", ascii2K} {
+		m.Scores([]byte(s), &p)
+		for c, v := range p {
+			if !(v >= 0 && v <= 1) {
+				t.Fatalf("probability %d = %v", c, v)
+			}
+		}
+	}
+}
+
+func TestZeroAllocs(t *testing.T) {
+	m, err := linear.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dst := make([]classifiers.Finding, 0, 8)
+	text := []byte(mixed2K)
+	m.Classify(dst, text) // warm the pool
+	allocs := testing.AllocsPerRun(100, func() { dst = m.Classify(dst[:0], text) })
+	if allocs != 0 {
+		t.Fatalf("Classify allocates %.1f times per call", allocs)
+	}
+}
+
+func TestConcurrent(t *testing.T) {
+	m, err := linear.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	texts := [][]byte{[]byte(ascii2K), []byte(mixed2K), []byte("short text"), nil}
+	want := make([][linear.N]float32, len(texts))
+	for i, s := range texts {
+		m.Scores(s, &want[i])
+	}
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var p [linear.N]float32
+			for k := range 50 {
+				i := (g + k) % len(texts)
+				m.Scores(texts[i], &p)
+				if p != want[i] {
+					t.Errorf("text %d: concurrent scores differ", i)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+var (
+	ascii2K = makeText("Hi! Could you help me plan a week of dinners for a family of four? We like pasta, " +
+		"grilled vegetables and fish, but my son won't eat mushrooms. Also, what's a quick way to kill a " +
+		"stuck process on my laptop? It froze while I was exporting photos from last weekend's hike. ")
+	mixed2K = makeText("Привет, как дела? 今日は天気がいいですね。 مرحبا بالعالم! Ünïcödé façade café — " +
+		"the quick brown fox 🦊 jumps over the lazy dog 🐕‍🦺. Ελληνικά κείμενα εδώ. ")
+)
+
+func makeText(unit string) string {
+	var b strings.Builder
+	for b.Len() < 2048 {
+		b.WriteString(unit)
+	}
+	s := b.String()[:2048]
+	return strings.ToValidUTF8(s, "")
+}
+
+func benchmarkScores(b *testing.B, text string) {
+	m, err := linear.Default()
+	if err != nil {
+		b.Fatal(err)
+	}
+	t := []byte(text)
+	var p [linear.N]float32
+	b.ReportAllocs()
+	b.SetBytes(int64(len(t)))
+	for b.Loop() {
+		m.Scores(t, &p)
+	}
+}
+
+func BenchmarkScoresASCII2K(b *testing.B)       { benchmarkScores(b, ascii2K) }
+func BenchmarkScoresMixedScript2K(b *testing.B) { benchmarkScores(b, mixed2K) }

@@ -1,0 +1,497 @@
+package train
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"sync"
+	"unicode"
+
+	"github.com/openrai/raiserver/classifiers/linear"
+)
+
+// Config holds every hyperparameter of a training run. It is recorded in
+// the manifest.
+type Config struct {
+	Features      linear.Features      `json:"features"`
+	Normalization linear.Normalization `json:"normalization"`
+	// L2 is the ridge penalty λ/2·‖w‖² added to the weighted mean log loss
+	// (the bias is not penalized).
+	L2 float64 `json:"l2"`
+	// MaxIter bounds L-BFGS iterations per category; Tol stops earlier when
+	// the largest gradient component falls below it.
+	MaxIter int     `json:"max_iter"`
+	Tol     float64 `json:"tol"`
+	// History is the number of L-BFGS correction pairs kept.
+	History int `json:"history"`
+	// OffensiveWeight scales Davidson "offensive language" rows (soft HATE
+	// targets); SyntheticWeight scales hand-written examples.
+	OffensiveWeight float32 `json:"offensive_weight"`
+	SyntheticWeight float32 `json:"synthetic_weight"`
+	// PosBalance is the class-weighting exponent: positives of a category
+	// are weighted by (negative weight / positive weight)^PosBalance, so 0
+	// is no re-weighting and 1 is full balance.
+	PosBalance float64 `json:"pos_balance"`
+	// SpacedWeight adds, for every training example, a twin written with
+	// its letters spaced out ("k i l l"), which normalization joins into
+	// one long word, at this weight relative to the original (0: none).
+	// It teaches the model the word-internal n-grams that survive the
+	// join, for robustness to letter-spacing evasion.
+	SpacedWeight float32 `json:"spaced_weight"`
+	// Calibration sets the severity thresholds from the development split.
+	Calibration Calibration `json:"calibration"`
+}
+
+// Calibration gives the severity thresholds as false-positive rates on the
+// development negatives of each category (High also per data set), and
+// the veto threshold as the
+// share of development positives the model may veto.
+type Calibration struct {
+	LowFPR    float64 `json:"low_fpr"`
+	MediumFPR float64 `json:"medium_fpr"`
+	HighFPR   float64 `json:"high_fpr"`
+	// HighDomainFPR bounds High per data set: at most this share of any
+	// one set's development negatives reaches High.
+	HighDomainFPR float64 `json:"high_domain_fpr"`
+	VetoMiss      float64 `json:"veto_miss"`
+}
+
+// DefaultConfig is the configuration of the shipped model.
+func DefaultConfig() Config {
+	return Config{
+		Features:        linear.Features{Bits: 18, MinN: 4, MaxN: 4, Words: true, Bigrams: true},
+		Normalization:   linear.NormV1,
+		L2:              1e-4,
+		MaxIter:         300,
+		Tol:             1e-6,
+		History:         10,
+		OffensiveWeight: 0.3,
+		SyntheticWeight: 1,
+		PosBalance:      0.5,
+		SpacedWeight:    1,
+		Calibration:     Calibration{LowFPR: 0.05, MediumFPR: 0.01, HighFPR: 0.002, HighDomainFPR: 0.03, VetoMiss: 0.05},
+	}
+}
+
+// Result is a trained model with its optimizer record.
+type Result struct {
+	Model      *linear.Model
+	Iterations [N]int
+	Loss       [N]float64
+	// GradMax is the largest gradient component at the end (convergence).
+	GradMax [N]float64
+}
+
+// sparse is a CSR matrix of normalized feature vectors.
+type sparse struct {
+	rowPtr []int
+	idx    []uint32
+	val    []float64
+}
+
+func (s *sparse) rows() int { return len(s.rowPtr) - 1 }
+
+// featurize builds the feature matrix of exs exactly as linear.Model sees
+// them: normalized text, hashed features, each occurrence worth
+// 1/sqrt(number of occurrences), duplicates summed.
+func featurize(exs []Example, f linear.Features, norm linear.Normalization) *sparse {
+	s := &sparse{rowPtr: make([]int, 1, len(exs)+1)}
+	var text []byte
+	var feats []uint32
+	for i := range exs {
+		text = norm.Append(text[:0], []byte(exs[i].Text))
+		feats = f.AppendFeatures(feats[:0], text)
+		slices.Sort(feats)
+		inv := 0.0
+		if len(feats) > 0 {
+			inv = float64(float32(1 / math.Sqrt(float64(len(feats)))))
+		}
+		for j := 0; j < len(feats); {
+			k := j
+			for k < len(feats) && feats[k] == feats[j] {
+				k++
+			}
+			s.idx = append(s.idx, feats[j])
+			s.val = append(s.val, float64(k-j)*inv)
+			j = k
+		}
+		s.rowPtr = append(s.rowPtr, len(s.idx))
+	}
+	return s
+}
+
+// weight returns the loss weight of example e for category c under cfg,
+// before class balancing.
+func (cfg *Config) weight(e *Example, c int) float64 {
+	w := float64(e.Weight[c])
+	switch {
+	case e.Dataset == "davidson" && e.Kind == "class1":
+		w *= float64(cfg.OffensiveWeight)
+	case e.Dataset == "synthetic":
+		w *= float64(cfg.SyntheticWeight)
+	}
+	return w
+}
+
+// Train fits the model on exs (all of them: the caller chooses the split)
+// and calibrates its thresholds on dev. The result depends only on the
+// inputs and cfg: the optimizer is deterministic full-batch L-BFGS, each
+// category is fitted by one goroutine in a fixed order of operations.
+func Train(exs, dev []Example, cfg Config) (*Result, error) {
+	if len(exs) == 0 {
+		return nil, errors.New("train: no examples")
+	}
+	if cfg.History <= 0 || cfg.MaxIter <= 0 {
+		return nil, errors.New("train: History and MaxIter must be positive")
+	}
+	if cfg.SpacedWeight > 0 {
+		exs = withSpaced(exs, cfg.SpacedWeight)
+	}
+	X := featurize(exs, cfg.Features, cfg.Normalization)
+	dim := 1 << cfg.Features.Bits
+	res := &Result{}
+	var ws [N][]float64
+	var bs [N]float64
+	var wg sync.WaitGroup
+	for c := range N {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			y := make([]float64, len(exs))
+			a := make([]float64, len(exs))
+			var wpos, wneg float64
+			for i := range exs {
+				y[i] = float64(exs[i].Target[c])
+				a[i] = cfg.weight(&exs[i], c)
+				if y[i] >= 0.5 {
+					wpos += a[i]
+				} else {
+					wneg += a[i]
+				}
+			}
+			if wpos > 0 && wneg > 0 && cfg.PosBalance != 0 {
+				s := math.Pow(wneg/wpos, cfg.PosBalance)
+				for i := range a {
+					if y[i] >= 0.5 {
+						a[i] *= s
+					}
+				}
+			}
+			p := &problem{X: X, y: y, a: a, l2: cfg.L2, dim: dim}
+			x, it, f, gm := lbfgs(p, dim+1, cfg.MaxIter, cfg.History, cfg.Tol)
+			ws[c], bs[c], res.Iterations[c], res.Loss[c], res.GradMax[c] = x[:dim], x[dim], it, f, gm
+		}()
+	}
+	wg.Wait()
+	params := linear.Params{
+		Features:      cfg.Features,
+		Normalization: cfg.Normalization,
+		Weights:       make([][N]float32, dim),
+	}
+	for c := range N {
+		params.Bias[c] = float32(bs[c])
+		for j := range dim {
+			params.Weights[j][c] = float32(ws[c][j])
+		}
+		params.Thresholds[c] = linear.Thresholds{Veto: 0, Low: 0.5, Medium: 0.7, High: 0.9}
+	}
+	m, err := linear.New(params)
+	if err != nil {
+		return nil, fmt.Errorf("train: %w", err)
+	}
+	params.Thresholds = Calibrate(m, dev, cfg.Calibration)
+	if res.Model, err = linear.New(params); err != nil {
+		return nil, fmt.Errorf("train: %w", err)
+	}
+	return res, nil
+}
+
+// Probabilities scores every example with m.
+func Probabilities(m *linear.Model, exs []Example) [][N]float32 {
+	out := make([][N]float32, len(exs))
+	for i := range exs {
+		m.Scores([]byte(exs[i].Text), &out[i])
+	}
+	return out
+}
+
+// Calibrate sets each category's thresholds from the development examples
+// with hard labels for it (see Calibration). Low, Medium and High are the
+// (1-r)-quantiles of all development negatives' scores for the rates r of
+// cal; High is then raised, if needed, to the (1-HighDomainFPR)-quantile
+// of each data set's negatives alone (sets with at least
+// minCalibNegatives): the worst domain decides where the model may block
+// on its own, so a large easy set (tweets) cannot set a threshold that
+// hard negatives (XSTest-like prompts) then exceed. With too few
+// development examples it falls back to fixed thresholds.
+func Calibrate(m *linear.Model, dev []Example, cal Calibration) [N]linear.Thresholds {
+	probs := Probabilities(m, dev)
+	var out [N]linear.Thresholds
+	for c := range N {
+		byDataset := map[string][]float64{}
+		var neg, pos []float64
+		for i := range dev {
+			switch {
+			case dev[i].Negative(c):
+				p := float64(probs[i][c])
+				neg = append(neg, p)
+				byDataset[dev[i].Dataset] = append(byDataset[dev[i].Dataset], p)
+			case dev[i].Positive(c):
+				pos = append(pos, float64(probs[i][c]))
+			}
+		}
+		t := linear.Thresholds{Veto: 0.02, Low: 0.5, Medium: 0.7, High: 0.9}
+		if len(neg) >= minCalibNegatives {
+			slices.Sort(neg)
+			t.Low = float32(quantile(neg, 1-cal.LowFPR))
+			t.Medium = float32(quantile(neg, 1-cal.MediumFPR))
+			t.High = float32(quantile(neg, 1-cal.HighFPR))
+			for _, xs := range byDataset {
+				if len(xs) >= minCalibNegatives {
+					slices.Sort(xs)
+					t.High = max(t.High, float32(quantile(xs, 1-cal.HighDomainFPR)))
+				}
+			}
+		}
+		if len(pos) >= 10 {
+			slices.Sort(pos)
+			t.Veto = float32(quantile(pos, cal.VetoMiss))
+		}
+		// Keep the order 0 ≤ Veto ≤ Low ≤ Medium ≤ High ≤ 1, nudging each
+		// cut just above the score it was read from, so that a negative
+		// scoring exactly the quantile is not flagged.
+		t.Low = nextUp(t.Low)
+		t.Medium = max(nextUp(t.Medium), t.Low)
+		t.High = min(max(nextUp(t.High), t.Medium), 1)
+		t.Veto = min(t.Veto, t.Low)
+		out[c] = t
+	}
+	return out
+}
+
+// minCalibNegatives is the fewest development negatives of one data set
+// that take part in calibration.
+const minCalibNegatives = 30
+
+func nextUp(v float32) float32 { return math.Nextafter32(v, 2) }
+
+// quantile returns the q-quantile of sorted xs (nearest rank, upper).
+func quantile(xs []float64, q float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	i := int(math.Ceil(q*float64(len(xs)))) - 1
+	return xs[min(max(i, 0), len(xs)-1)]
+}
+
+// problem is one category's weighted, L2-regularized logistic regression.
+type problem struct {
+	X    *sparse
+	y, a []float64
+	l2   float64
+	dim  int
+	sumA float64
+}
+
+// eval returns the objective at x and writes its gradient to g.
+func (p *problem) eval(x, g []float64) float64 {
+	if p.sumA == 0 {
+		for _, v := range p.a {
+			p.sumA += v
+		}
+		if p.sumA == 0 {
+			p.sumA = 1
+		}
+	}
+	clear(g)
+	w, b := x[:p.dim], x[p.dim]
+	var f float64
+	X := p.X
+	for i := range X.rows() {
+		ai := p.a[i]
+		if ai == 0 {
+			continue
+		}
+		z := b
+		for k := X.rowPtr[i]; k < X.rowPtr[i+1]; k++ {
+			z += w[X.idx[k]] * X.val[k]
+		}
+		f += ai * (softplus(z) - p.y[i]*z)
+		d := ai * (sigmoid(z) - p.y[i])
+		for k := X.rowPtr[i]; k < X.rowPtr[i+1]; k++ {
+			g[X.idx[k]] += d * X.val[k]
+		}
+		g[p.dim] += d
+	}
+	inv := 1 / p.sumA
+	f *= inv
+	var reg float64
+	for j := range p.dim {
+		g[j] = g[j]*inv + p.l2*w[j]
+		reg += w[j] * w[j]
+	}
+	g[p.dim] *= inv
+	return f + 0.5*p.l2*reg
+}
+
+func softplus(z float64) float64 {
+	if z > 0 {
+		return z + math.Log1p(math.Exp(-z))
+	}
+	return math.Log1p(math.Exp(z))
+}
+
+func sigmoid(z float64) float64 { return 1 / (1 + math.Exp(-z)) }
+
+// lbfgs minimizes p from x = 0 with limited-memory BFGS and a backtracking
+// Armijo line search. It is sequential and deterministic.
+func lbfgs(p *problem, n, maxIter, hist int, tol float64) (x []float64, iters int, f, gmax float64) {
+	x = make([]float64, n)
+	g := make([]float64, n)
+	f = p.eval(x, g)
+	type pair struct {
+		s, y []float64
+		rho  float64
+	}
+	var mem []pair
+	d := make([]float64, n)
+	xn := make([]float64, n)
+	gn := make([]float64, n)
+	alpha := make([]float64, hist)
+	for iters = 0; iters < maxIter; iters++ {
+		if maxAbs(g) < tol {
+			break
+		}
+		// Two-loop recursion: d = -H g.
+		for i := range d {
+			d[i] = -g[i]
+		}
+		for k := len(mem) - 1; k >= 0; k-- {
+			alpha[k] = mem[k].rho * dot(mem[k].s, d)
+			axpy(-alpha[k], mem[k].y, d)
+		}
+		if len(mem) > 0 {
+			last := mem[len(mem)-1]
+			gamma := dot(last.s, last.y) / dot(last.y, last.y)
+			for i := range d {
+				d[i] *= gamma
+			}
+		} else {
+			s := 1 / math.Sqrt(dot(g, g))
+			for i := range d {
+				d[i] *= s
+			}
+		}
+		for k := range mem {
+			beta := mem[k].rho * dot(mem[k].y, d)
+			axpy(alpha[k]-beta, mem[k].s, d)
+		}
+		gd := dot(g, d)
+		if gd >= 0 { // not a descent direction: restart from steepest descent
+			mem = mem[:0]
+			for i := range d {
+				d[i] = -g[i]
+			}
+			gd = dot(g, d)
+		}
+		step := 1.0
+		var fn float64
+		ok := false
+		for range 40 {
+			for i := range x {
+				xn[i] = x[i] + step*d[i]
+			}
+			fn = p.eval(xn, gn)
+			if fn <= f+1e-4*step*gd {
+				ok = true
+				break
+			}
+			step *= 0.5
+		}
+		if !ok {
+			break
+		}
+		var pr pair
+		if len(mem) == hist {
+			pr = mem[0]
+			mem = append(mem[:0], mem[1:]...)
+		} else {
+			pr = pair{s: make([]float64, n), y: make([]float64, n)}
+		}
+		for i := range x {
+			pr.s[i] = xn[i] - x[i]
+			pr.y[i] = gn[i] - g[i]
+		}
+		sy := dot(pr.s, pr.y)
+		x, xn = xn, x
+		g, gn = gn, g
+		done := math.Abs(f-fn) <= 1e-12*math.Max(1, math.Abs(f))
+		f = fn
+		if sy > 1e-12 {
+			pr.rho = 1 / sy
+			mem = append(mem, pr)
+		}
+		if done {
+			iters++
+			break
+		}
+	}
+	return x, iters, f, maxAbs(g)
+}
+
+func dot(a, b []float64) float64 {
+	var s float64
+	for i := range a {
+		s += a[i] * b[i]
+	}
+	return s
+}
+
+func axpy(alpha float64, x, y []float64) {
+	for i := range x {
+		y[i] += alpha * x[i]
+	}
+}
+
+func maxAbs(v []float64) float64 {
+	var m float64
+	for _, x := range v {
+		m = math.Max(m, math.Abs(x))
+	}
+	return m
+}
+
+// withSpaced returns exs followed by a letter-spaced twin of each example,
+// weighted by w.
+func withSpaced(exs []Example, w float32) []Example {
+	out := make([]Example, 0, 2*len(exs))
+	out = append(out, exs...)
+	for _, e := range exs {
+		e.ID += "#spaced"
+		e.Text = LetterSpaced(e.Text)
+		for c := range e.Weight {
+			e.Weight[c] *= w
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+// LetterSpaced puts a space between the letters of every word of s
+// ("kill it" → "k i l l i t"), the evasion the spaced twins model.
+func LetterSpaced(s string) string {
+	var b strings.Builder
+	b.Grow(2 * len(s))
+	prevWord := false
+	for _, r := range s {
+		word := unicode.IsLetter(r) || unicode.IsDigit(r)
+		if word && prevWord {
+			b.WriteByte(' ')
+		}
+		b.WriteRune(r)
+		prevWord = word
+	}
+	return b.String()
+}

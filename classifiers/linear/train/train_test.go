@@ -1,0 +1,115 @@
+package train
+
+import (
+	"fmt"
+	"math"
+	"testing"
+
+	"github.com/openrai/raiserver/classifiers/linear"
+)
+
+func TestAveragePrecision(t *testing.T) {
+	tests := []struct {
+		name string
+		xs   []Scored
+		want float64
+	}{
+		{"perfect", []Scored{{0.9, true}, {0.8, true}, {0.1, false}}, 1},
+		{"inverted", []Scored{{0.9, false}, {0.1, true}}, 0.5},
+		// Ranking: +, -, +  → (1/1 + 2/3) / 2.
+		{"mixed", []Scored{{0.9, true}, {0.5, false}, {0.2, true}}, (1 + 2.0/3) / 2},
+		// All tied: one threshold, precision = base rate.
+		{"ties", []Scored{{1, true}, {1, false}, {1, false}, {1, true}}, 0.5},
+	}
+	for _, tc := range tests {
+		if got := AveragePrecision(tc.xs); math.Abs(got-tc.want) > 1e-12 {
+			t.Errorf("%s: AP = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+	if !math.IsNaN(AveragePrecision([]Scored{{1, false}})) {
+		t.Error("AP without positives should be NaN")
+	}
+}
+
+func TestCount(t *testing.T) {
+	b := Count([]Scored{{0.9, true}, {0.6, false}, {0.4, true}, {0.1, false}}, 0.5)
+	if b != (Binary{TP: 1, FP: 1, FN: 1, TN: 1}) {
+		t.Fatalf("Count = %+v", b)
+	}
+	if b.Precision() != 0.5 || b.Recall() != 0.5 || b.F1() != 0.5 || b.FPR() != 0.5 {
+		t.Fatalf("rates of %+v", b)
+	}
+}
+
+func TestIsDevSplit(t *testing.T) {
+	dev := 0
+	const total = 20000
+	for i := range total {
+		id := fmt.Sprintf("set:%d", i)
+		if IsDev(id) != IsDev(id) {
+			t.Fatal("IsDev is not stable")
+		}
+		if IsDev(id) {
+			dev++
+		}
+	}
+	if frac := float64(dev) / total; frac < 0.18 || frac > 0.22 {
+		t.Fatalf("dev fraction %.3f, want about 0.2", frac)
+	}
+}
+
+// TestTrainSeparable fits a made-up problem where one word marks each
+// category and checks the model ranks and thresholds it.
+func TestTrainSeparable(t *testing.T) {
+	marks := [N]string{"glorp", "snarfle", "vrennic", "quobble"}
+	filler := []string{"teapot garden", "window cloud", "river pencil", "melody bicycle"}
+	var exs []Example
+	for i := range 400 {
+		e := Example{Dataset: "synthetic", ID: fmt.Sprint(i), Text: filler[i%4] + " " + filler[(i/4)%4]}
+		e.Target, e.Weight = all(0, 1)
+		if c := i % 8; c < N {
+			e.Text += " " + marks[c]
+			e.Target[c] = 1
+		}
+		exs = append(exs, e)
+	}
+	cfg := DefaultConfig()
+	cfg.Features = linear.Features{Bits: 12, MinN: 4, MaxN: 4, Words: true, Bigrams: true}
+	cfg.MaxIter = 100
+	res, err := Train(exs, exs, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := Evaluate(res.Model, exs)
+	for name, m := range rep.Overall {
+		if m.AP < 0.99 || m.Recall < 0.99 {
+			t.Errorf("%s: AP %v recall %v", name, m.AP, m.Recall)
+		}
+	}
+	// Same inputs, same model.
+	res2, err := Train(exs, exs, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p1, p2 := res.Model.Params(), res2.Model.Params()
+	raw1, _ := p1.Encode()
+	raw2, _ := p2.Encode()
+	if string(raw1) != string(raw2) {
+		t.Error("two trainings on the same data differ")
+	}
+}
+
+func TestParseSynthetic(t *testing.T) {
+	exs, err := parseSynthetic([]byte("# comment\n\nnone\tplain words\nhate,violence\tsome words\n"), "x.tsv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(exs) != 2 || exs[0].Positive(hate) || !exs[1].Positive(hate) || !exs[1].Positive(violence) || !exs[1].Negative(sexual) {
+		t.Fatalf("parsed %+v", exs)
+	}
+	for _, bad := range []string{"nolabel\n", "unknown\ttext\n", "hate\t \n"} {
+		if _, err := parseSynthetic([]byte(bad), "x.tsv"); err == nil {
+			t.Errorf("%q: want an error", bad)
+		}
+	}
+}

@@ -1,0 +1,293 @@
+// Command rai-train trains the linear harm model shipped in
+// classifiers/linear/model from the labelled public data in ../shared/data
+// and the hand-written examples in cmd/rai-train/synthetic.tsv.
+//
+//	go run ./cmd/rai-train            # writes weights.bin.gz and MANIFEST.json
+//	go run ./cmd/rai-train -lodo      # also leave-one-dataset-out metrics
+//
+// The run is deterministic: the same inputs and flags give byte-identical
+// weights and manifest on the same GOARCH. Only aggregate numbers are
+// printed; no row text ever is.
+package main
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+
+	"github.com/openrai/raiserver/classifiers"
+	"github.com/openrai/raiserver/classifiers/linear"
+	"github.com/openrai/raiserver/classifiers/linear/train"
+)
+
+func main() {
+	if err := run(os.Args[1:], os.Stdout); err != nil {
+		if errors.Is(err, train.ErrNoData) {
+			fmt.Fprintln(os.Stderr, "rai-train: skipped:", err)
+			os.Exit(0)
+		}
+		fmt.Fprintln(os.Stderr, "rai-train:", err)
+		os.Exit(1)
+	}
+}
+
+// Manifest records how the weights were made. It holds no text.
+type Manifest struct {
+	Command string       `json:"command"`
+	GoArch  string       `json:"goarch"`
+	Config  train.Config `json:"config"`
+	// NormFingerprint is train.NormalizationFingerprint at training time.
+	NormFingerprint string                  `json:"normalization_fingerprint"`
+	Inputs          []train.File            `json:"inputs"`
+	Split           string                  `json:"split"`
+	Counts          map[string]splitCount   `json:"counts"`
+	Iterations      [linear.N]int           `json:"iterations"`
+	Loss            [linear.N]train.Num     `json:"loss"`
+	GradMax         [linear.N]float64       `json:"grad_max"`
+	Thresholds      map[string][4]float32   `json:"thresholds"`
+	DevMetrics      train.Report            `json:"dev_metrics"`
+	TrainMetrics    train.Report            `json:"train_metrics"`
+	LODO            map[string]train.Report `json:"leave_one_dataset_out,omitempty"`
+	Weights         weightsInfo             `json:"weights"`
+}
+
+type splitCount struct {
+	Train     int            `json:"train"`
+	Dev       int            `json:"dev"`
+	Positives map[string]int `json:"train_positives"`
+	Negatives map[string]int `json:"train_negatives"`
+}
+
+type weightsInfo struct {
+	File    string `json:"file"`
+	Bytes   int    `json:"bytes"`
+	SHA256  string `json:"sha256"`
+	Nonzero int    `json:"nonzero_rows"`
+}
+
+func run(args []string, stdout io.Writer) error {
+	root := repoRoot()
+	def := train.DefaultConfig()
+	fs := flag.NewFlagSet("rai-train", flag.ContinueOnError)
+	dataDir := fs.String("data", filepath.Join(root, "..", "shared", "data"), "folder of the public data sets (empty: none)")
+	synth := fs.String("synthetic", filepath.Join(root, "cmd", "rai-train", "synthetic.tsv"), "hand-written examples, TSV (empty: none)")
+	outDir := fs.String("out", filepath.Join(root, "classifiers", "linear", "model"), "output folder for weights.bin.gz and MANIFEST.json")
+	bits := fs.Uint("bits", uint(def.Features.Bits), "log2 of the hash buckets")
+	minN := fs.Uint("minn", uint(def.Features.MinN), "shortest character n-gram (0: none)")
+	maxN := fs.Uint("maxn", uint(def.Features.MaxN), "longest character n-gram")
+	words := fs.Bool("words", def.Features.Words, "word unigram features")
+	bigrams := fs.Bool("bigrams", def.Features.Bigrams, "word bigram features")
+	norm := fs.Uint("norm", uint(def.Normalization), "text normalization (0 ASCII lowercase, 1 classifiers/normalize)")
+	l2 := fs.Float64("l2", def.L2, "L2 penalty")
+	maxIter := fs.Int("maxiter", def.MaxIter, "L-BFGS iterations per category")
+	offensive := fs.Float64("offensive", float64(def.OffensiveWeight), "weight of Davidson offensive rows (soft HATE targets)")
+	synthW := fs.Float64("synthweight", float64(def.SyntheticWeight), "weight of hand-written examples")
+	posBal := fs.Float64("posbalance", def.PosBalance, "class-weighting exponent (0 none, 1 balanced)")
+	spaced := fs.Float64("spaced", float64(def.SpacedWeight), "weight of letter-spaced twins of the training rows (0: none)")
+	exclude := fs.String("exclude", "", "comma-separated data sets to leave out entirely (davidson, toxigen, xstest, sst, synthetic), for held-out evaluation")
+	lodo := fs.Bool("lodo", false, "also train leave-one-dataset-out models and report their metrics on the left-out data set")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	cfg := def
+	cfg.Features = linear.Features{Bits: uint8(*bits), MinN: uint8(*minN), MaxN: uint8(*maxN), Words: *words, Bigrams: *bigrams}
+	cfg.Normalization = linear.Normalization(*norm)
+	cfg.L2, cfg.MaxIter = *l2, *maxIter
+	cfg.OffensiveWeight, cfg.SyntheticWeight, cfg.PosBalance = float32(*offensive), float32(*synthW), *posBal
+	cfg.SpacedWeight = float32(*spaced)
+
+	corpus := &train.Corpus{}
+	if *dataDir != "" {
+		c, err := train.LoadShared(*dataDir)
+		if err != nil {
+			return err
+		}
+		corpus = c
+	}
+	if *synth != "" {
+		if err := corpus.AddSynthetic(*synth, "synthetic/"+filepath.Base(*synth)); err != nil {
+			return err
+		}
+	}
+	if len(corpus.Examples) == 0 {
+		return errors.New("no examples")
+	}
+	if *exclude != "" {
+		drop := map[string]bool{}
+		for _, d := range strings.Split(*exclude, ",") {
+			drop[strings.TrimSpace(d)] = true
+		}
+		corpus.Examples = filter(corpus.Examples, func(e train.Example) bool { return !drop[e.Dataset] })
+	}
+	var tr, dev []train.Example
+	for _, e := range corpus.Examples {
+		if train.IsDev(e.ID) {
+			dev = append(dev, e)
+		} else {
+			tr = append(tr, e)
+		}
+	}
+	fmt.Fprintf(stdout, "rows: %d train, %d dev\n", len(tr), len(dev))
+	res, err := train.Train(tr, dev, cfg)
+	if err != nil {
+		return err
+	}
+	m := res.Model
+	var buf bytes.Buffer
+	if _, err := m.WriteTo(&buf); err != nil {
+		return err
+	}
+	if err := os.MkdirAll(*outDir, 0o755); err != nil {
+		return err
+	}
+	sum := sha256.Sum256(buf.Bytes())
+	man := Manifest{
+		Command:         commandLine(args),
+		GoArch:          runtime.GOARCH,
+		Config:          cfg,
+		NormFingerprint: train.NormalizationFingerprint(cfg.Normalization),
+		Inputs:          corpus.Files,
+		Split:           "dev when FNV-1a-64(row id) mod 5 == 0, else train; ids are dataset:row-key",
+		Counts:          counts(tr, dev),
+		Iterations:      res.Iterations,
+		GradMax:         res.GradMax,
+		Thresholds:      map[string][4]float32{},
+		DevMetrics:      train.Evaluate(m, dev),
+		TrainMetrics:    train.Evaluate(m, tr),
+		Weights: weightsInfo{File: "weights.bin.gz", Bytes: buf.Len(), SHA256: hex.EncodeToString(sum[:]),
+			Nonzero: nonzero(m)},
+	}
+	for c := range linear.N {
+		man.Loss[c] = train.Num(res.Loss[c])
+		t := m.Params().Thresholds[c]
+		man.Thresholds[classifiers.Category(c).String()] = [4]float32{t.Veto, t.Low, t.Medium, t.High}
+	}
+	if *lodo {
+		man.LODO = map[string]train.Report{}
+		for _, d := range []string{"davidson", "toxigen", "xstest", "sst"} {
+			keep := func(e train.Example) bool { return e.Dataset != d }
+			r, err := train.Train(filter(tr, keep), filter(dev, keep), cfg)
+			if err != nil {
+				return err
+			}
+			out := filter(corpus.Examples, func(e train.Example) bool { return e.Dataset == d })
+			if len(out) > 0 {
+				man.LODO[d] = train.Evaluate(r.Model, out)
+			}
+		}
+	}
+	js, err := json.MarshalIndent(man, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(*outDir, "weights.bin.gz"), buf.Bytes(), 0o644); err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(*outDir, "MANIFEST.json"), append(js, '\n'), 0o644); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "weights: %d bytes, sha256 %s\n", buf.Len(), man.Weights.SHA256[:16])
+	for c := range linear.N {
+		name := classifiers.Category(c).String()
+		cm := man.DevMetrics.Overall[name]
+		fmt.Fprintf(stdout, "dev %-9s pos %4d neg %5d  AP %.3f  P %.3f R %.3f (at medium)  iters %d\n",
+			name, cm.Positives, cm.Negatives, float64(cm.AP), float64(cm.Precision), float64(cm.Recall), res.Iterations[c])
+	}
+	return nil
+}
+
+func filter(exs []train.Example, keep func(train.Example) bool) []train.Example {
+	var out []train.Example
+	for _, e := range exs {
+		if keep(e) {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+func nonzero(m *linear.Model) int {
+	n := 0
+	for _, r := range m.Params().Weights {
+		if r != [linear.N]float32{} {
+			n++
+		}
+	}
+	return n
+}
+
+func counts(tr, dev []train.Example) map[string]splitCount {
+	out := map[string]splitCount{}
+	get := func(d string) splitCount {
+		s, ok := out[d]
+		if !ok {
+			s = splitCount{Positives: map[string]int{}, Negatives: map[string]int{}}
+		}
+		return s
+	}
+	for i := range tr {
+		s := get(tr[i].Dataset)
+		s.Train++
+		for c := range linear.N {
+			name := classifiers.Category(c).String()
+			if tr[i].Positive(c) {
+				s.Positives[name]++
+			} else if tr[i].Negative(c) {
+				s.Negatives[name]++
+			}
+		}
+		out[tr[i].Dataset] = s
+	}
+	for i := range dev {
+		s := get(dev[i].Dataset)
+		s.Dev++
+		out[dev[i].Dataset] = s
+	}
+	return out
+}
+
+// commandLine renders the invocation with paths made relative to the
+// repository root, so the manifest does not depend on where it was cloned.
+func commandLine(args []string) string {
+	root := repoRoot()
+	parts := []string{"go run ./cmd/rai-train"}
+	for _, a := range args {
+		if k, v, ok := strings.Cut(a, "="); ok && filepath.IsAbs(v) {
+			if rel, err := filepath.Rel(root, v); err == nil {
+				a = k + "=" + filepath.ToSlash(rel)
+			}
+		}
+		parts = append(parts, a)
+	}
+	return strings.Join(slices.Clip(parts), " ")
+}
+
+// repoRoot finds the module root by walking up from the working directory
+// to the go.mod of this module; it falls back to ".".
+func repoRoot() string {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "."
+	}
+	for {
+		b, err := os.ReadFile(filepath.Join(dir, "go.mod"))
+		if err == nil && bytes.Contains(b, []byte("module github.com/openrai/raiserver\n")) {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "."
+		}
+		dir = parent
+	}
+}

@@ -1,0 +1,109 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/openrai/raiserver/classifiers/linear"
+	"github.com/openrai/raiserver/classifiers/linear/train"
+)
+
+// TestReproducible trains twice on the placeholder data in testdata (made-up
+// words, same layout as ../shared/data) and wants byte-identical outputs.
+func TestReproducible(t *testing.T) {
+	args := func(out string) []string {
+		return []string{"-data", "testdata/data", "-synthetic", "testdata/synthetic.tsv",
+			"-out", out, "-bits", "12", "-maxiter", "40", "-lodo"}
+	}
+	a, b := t.TempDir(), t.TempDir()
+	for _, dir := range []string{a, b} {
+		if err := run(args(dir), io.Discard); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, name := range []string{"weights.bin.gz", "MANIFEST.json"} {
+		x, err := os.ReadFile(filepath.Join(a, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		y, err := os.ReadFile(filepath.Join(b, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if name == "MANIFEST.json" { // the command lines name different -out folders
+			x, y = withoutCommand(t, x), withoutCommand(t, y)
+		}
+		if !bytes.Equal(x, y) {
+			t.Errorf("%s differs between two runs", name)
+		}
+	}
+	f, err := os.Open(filepath.Join(a, "weights.bin.gz"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	m, err := linear.Load(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := m.Params().Features.Bits; got != 12 {
+		t.Errorf("bits = %d, want 12", got)
+	}
+}
+
+func TestMissingData(t *testing.T) {
+	err := run([]string{"-data", filepath.Join(t.TempDir(), "absent"), "-out", t.TempDir()}, io.Discard)
+	if !errors.Is(err, train.ErrNoData) {
+		t.Fatalf("run = %v, want ErrNoData", err)
+	}
+}
+
+func withoutCommand(t *testing.T, js []byte) []byte {
+	t.Helper()
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(js, &m); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := m["command"]; !ok {
+		t.Fatal("manifest has no command")
+	}
+	delete(m, "command")
+	out, err := json.Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// TestShippedModelReproduces retrains the shipped model from ../shared/data
+// and compares bytes with classifiers/linear/model/weights.bin.gz. It takes
+// about a minute, so it runs only with RAI_TRAIN_REPRODUCE=1.
+func TestShippedModelReproduces(t *testing.T) {
+	if os.Getenv("RAI_TRAIN_REPRODUCE") == "" {
+		t.Skip("set RAI_TRAIN_REPRODUCE=1 to retrain the shipped model and compare bytes")
+	}
+	root := repoRoot()
+	if _, err := os.Stat(filepath.Join(root, "..", "shared", "data")); err != nil {
+		t.Skip("../shared/data is absent: nothing to retrain from")
+	}
+	out := t.TempDir()
+	if err := run([]string{"-out", out}, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile(filepath.Join(out, "weights.bin.gz"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := os.ReadFile(filepath.Join(root, "classifiers", "linear", "model", "weights.bin.gz"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Fatal("retrained weights differ from the shipped ones")
+	}
+}
