@@ -23,7 +23,7 @@ fuzz:
 	FUZZTIME=$${FUZZTIME:-30s} scripts/fuzz.sh
 
 bench:
-	go test -run='^$$' -bench=. -benchmem ./segmenter ./extract ./classifiers/... ./analyzer ./bench/...
+	bench/micro.sh
 
 quality:
 	go run ./bench/quality

@@ -26,10 +26,9 @@ type optionFunc func(*config) error
 func (f optionFunc) apply(c *config) error { return f(c) }
 
 type config struct {
-	block    []term
-	cats     catSet
-	catsSet  bool
-	noLexAll bool
+	block   []term
+	cats    catSet
+	catsSet bool
 }
 
 // WithBlocklist adds the entries of a custom blocklist (format: one entry

@@ -20,7 +20,6 @@ import (
 	"syscall"
 	"time"
 
-
 	"github.com/openrai/raiserver/analyzer"
 	"github.com/openrai/raiserver/server"
 )

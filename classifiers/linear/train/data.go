@@ -242,7 +242,7 @@ func loadToxiGen(data []byte) ([]Example, error) {
 			Target string `json:"target_group"`
 		}
 		if err := json.Unmarshal(sc.Bytes(), &row); err != nil {
-			return nil, fmt.Errorf("line %d: %w", line, err)
+			return nil, fmt.Errorf("line %d: invalid JSON", line) // the decoder error may quote the text
 		}
 		e := Example{Dataset: "toxigen", ID: "toxigen:" + strconv.Itoa(line), Kind: row.Label, Text: row.Text}
 		switch row.Label {

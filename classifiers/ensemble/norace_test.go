@@ -1,0 +1,5 @@
+//go:build !race
+
+package ensemble_test
+
+const raceEnabled = false

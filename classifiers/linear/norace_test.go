@@ -1,0 +1,5 @@
+//go:build !race
+
+package linear_test
+
+const raceEnabled = false

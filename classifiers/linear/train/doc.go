@@ -1,0 +1,15 @@
+// Package train builds the linear model from labelled data: it loads the
+// public data sets under ../shared/data and hand-written TSV examples,
+// maps their labels to per-category targets and weights (see the loaders
+// in data.go), splits rows into train and dev by a hash of their ids
+// (IsDev), fits one L2-regularized logistic regression per category with
+// deterministic full-batch L-BFGS, calibrates the severity thresholds on
+// the dev split, and measures the result (Evaluate, AveragePrecision).
+//
+// It never logs or returns row text: errors name files and line numbers,
+// reports hold counts and rates. cmd/rai-train is its command line and
+// bench/quality reuses its loaders, split and metrics.
+//
+// Dependencies: classifiers, linear ← train ← cmd/rai-train, bench/quality.
+// The server does not import it.
+package train
