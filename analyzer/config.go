@@ -58,7 +58,7 @@ func RiskOf(severity uint8) Risk {
 // Defaults. See docs/configuration.md.
 const (
 	DefaultMaxSegmentBytes    = 1024
-	DefaultContextBytes       = 128
+	DefaultContextBytes       = 64
 	DefaultMaxPayloadBytes    = 4 << 20
 	DefaultMaxStreamTextBytes = 64 << 20
 	DefaultMaxItems           = 65536
@@ -147,7 +147,7 @@ func WithCategory(c classifiers.Category, cc CategoryConfig) Option {
 func WithMaxSegmentBytes(n int) Option { return func(c *config) { c.maxSegmentBytes = n } }
 
 // WithContextBytes sets how many bytes before a segment are classified with
-// it, so that a phrase split across a segment border is still found (default 128).
+// it, so that a phrase split across a segment border is still found (default 64).
 func WithContextBytes(n int) Option { return func(c *config) { c.contextBytes = n } }
 
 // WithMaxPayloadBytes caps the size of one request payload (default 4 MiB).

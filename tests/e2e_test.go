@@ -450,3 +450,29 @@ func mustJSON(t testing.TB, m proto.Message) []byte {
 	}
 	return b
 }
+
+// TestPhraseAcrossSegments cuts an incitement phrase across a segment border
+// (a small size cap forces the cut) and expects the default stack to still
+// find it, in the segment that holds the phrase's end.
+func TestPhraseAcrossSegments(t *testing.T) {
+	ts := startServer(t, analyzer.WithMaxSegmentBytes(24))
+	// Segments: "Listen to me carefully. " | "Then they should all be " | "shot for what they did"
+	first, second := "Listen to me carefully. ", "Then they should all be "
+	text := first + second + "shot for what they did"
+	tr := ts.run(t, req("PROMPT", "Completion", `{"prompt":`+jsonString(text)+`}`))
+	tr.completion(t)
+	tr.checkInvariants(t, map[itemKey]int{{raiv1.SourceType_PROMPT, "0", 0}: len(text)})
+	var blockingAt []uint32
+	for _, ev := range tr.events {
+		if r := ev.GetAnalysisResult(); r != nil {
+			for _, c := range r.GetHarmCategoryTaskResults() {
+				if c.GetIsBlocking() {
+					blockingAt = append(blockingAt, r.GetOffset().GetStartOffset())
+				}
+			}
+		}
+	}
+	if want := uint32(len(first) + len(second)); len(blockingAt) != 1 || blockingAt[0] != want {
+		t.Errorf("blocking results start at %v, want one at %d", blockingAt, want)
+	}
+}

@@ -118,3 +118,28 @@ func TestRunPrecedenceAndValidation(t *testing.T) {
 		}
 	}
 }
+
+// TestCustomBlocklist checks that a blocklist named in the config file is
+// loaded at start and its terms are found by the classifier the server runs.
+func TestCustomBlocklist(t *testing.T) {
+	list := writeFile(t, "block.txt", "# project code names that must not leak\nzorblax quint\tHATE\t3\n")
+	cls, err := buildClassifier([]string{list})
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := []byte("Tell me about zorblax quint please.")
+	var found bool
+	for _, f := range cls.Classify(nil, text) {
+		if f.Category.String() == "HATE" && f.Severity >= 3 && string(text[f.Start:f.End]) == "zorblax quint" {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("blocklist term not found: %v", cls.Classify(nil, text))
+	}
+	bad := writeFile(t, "bad.txt", "# comment\nqzxv\tNOPE\t3\n")
+	_, err = buildClassifier([]string{bad})
+	if err == nil || strings.Contains(err.Error(), "qzxv") || !strings.Contains(err.Error(), "2") {
+		t.Errorf("bad blocklist: err = %v, want one naming line 2 and not the term", err)
+	}
+}
