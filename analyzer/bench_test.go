@@ -14,15 +14,15 @@ type nopClassifier struct{}
 
 func (nopClassifier) Classify(dst []classifiers.Finding, _ []byte) []classifiers.Finding { return dst }
 
-func BenchmarkSessionChatPrompt2K(b *testing.B) {
-	a, err := analyzer.New(nopClassifier{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	text := strings.Repeat("The quarterly report shows steady growth in all regions. ", 36)
-	payload := []byte(`{"model":"gpt-4o","messages":[{"role":"user","content":"` + text + `"}]}`)
+// prompt2K is a 2 KB English chat prompt.
+var prompt2K = strings.Repeat("The quarterly report shows steady growth in all regions. ", 36)
+
+// benchPrompt measures whole one-request sessions on prompt2K.
+func benchPrompt(b *testing.B, a *analyzer.Analyzer) {
+	payload := []byte(`{"model":"gpt-4o","messages":[{"role":"user","content":"` + prompt2K + `"}]}`)
 	var evs []analyzer.Event
-	b.SetBytes(int64(len(text)))
+	var err error
+	b.SetBytes(int64(len(prompt2K)))
 	b.ReportAllocs()
 	for b.Loop() {
 		s := a.NewSession()
@@ -32,6 +32,14 @@ func BenchmarkSessionChatPrompt2K(b *testing.B) {
 		}
 		evs = s.Finish(evs)
 	}
+}
+
+func BenchmarkSessionChatPrompt2K(b *testing.B) {
+	a, err := analyzer.New(nopClassifier{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchPrompt(b, a)
 }
 
 // BenchmarkSessionChunk is the steady-state cost of one streamed chunk.

@@ -69,7 +69,8 @@ type CategoryConfig struct {
 	// Enabled categories are classified and reported.
 	Enabled bool
 	// BlockAt is the blocking threshold: a result blocks when its risk level
-	// is at least BlockAt. RiskNever disables blocking for the category.
+	// is at least BlockAt. RiskNever disables blocking for the category. It
+	// is ignored, and may be zero, when the category is disabled.
 	BlockAt Risk
 }
 
@@ -120,7 +121,7 @@ func (c *config) validate() error {
 	}
 	any := false
 	for i, cc := range c.categories {
-		if cc.BlockAt < RiskLow || cc.BlockAt > RiskNever {
+		if cc.Enabled && (cc.BlockAt < RiskLow || cc.BlockAt > RiskNever) {
 			return fmt.Errorf("%w: %s blocking threshold %s", ErrConfig, classifiers.Category(i), cc.BlockAt)
 		}
 		any = any || cc.Enabled

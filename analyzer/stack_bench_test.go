@@ -2,7 +2,6 @@ package analyzer_test
 
 import (
 	"fmt"
-	"strings"
 	"testing"
 
 	"github.com/openrai/raiserver/analyzer"
@@ -17,25 +16,13 @@ func BenchmarkSessionStack2K(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	text := strings.Repeat("The quarterly report shows steady growth in all regions. ", 36)
-	payload := []byte(`{"model":"gpt-4o","messages":[{"role":"user","content":"` + text + `"}]}`)
 	for _, ctx := range []int{0, 64, 128} {
 		b.Run(fmt.Sprintf("context%d", ctx), func(b *testing.B) {
 			a, err := analyzer.New(cls, analyzer.WithContextBytes(ctx))
 			if err != nil {
 				b.Fatal(err)
 			}
-			var evs []analyzer.Event
-			b.SetBytes(int64(len(text)))
-			b.ReportAllocs()
-			for b.Loop() {
-				s := a.NewSession()
-				evs, err = s.Process(evs[:0], "Chatcompletion", "PROMPT", payload)
-				if err != nil {
-					b.Fatal(err)
-				}
-				evs = s.Finish(evs)
-			}
+			benchPrompt(b, a)
 		})
 	}
 }
