@@ -167,7 +167,19 @@ func (s *Service) recvLoop(ctx context.Context, id uint64, stream raiv1.Analysis
 			return false
 		}
 	}
-	for index := 0; ; index++ {
+	index := 0
+	defer func() {
+		// A bug in a classifier must cost one stream, not the server.
+		if r := recover(); r != nil {
+			s.log.Error("analysis panicked", "stream", id, "request", index, "panic", fmt.Sprintf("%T", r))
+			put(batch{end: &streamEnd{
+				reason: raiv1.EndReason_END_REASON_INTERNAL_ERROR,
+				desc:   fmt.Sprintf("request %d: internal error", index),
+				code:   codes.Internal,
+			}})
+		}
+	}()
+	for ; ; index++ {
 		req, err := stream.Recv()
 		if err != nil {
 			if errors.Is(err, io.EOF) {

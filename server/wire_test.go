@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"testing"
 
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
 
@@ -122,4 +124,29 @@ func TestNoModelAndSafeCategoriesEncode(t *testing.T) {
 		{"result":"OK","isBlocking":false,"kind":"HARM_CATEGORY","harmCategoryTaskResult":{"harmCategory":"SEXUAL","isDetected":false,"severity":0}},
 		{"result":"OK","isBlocking":false,"kind":"HARM_CATEGORY","harmCategoryTaskResult":{"harmCategory":"VIOLENCE","isDetected":true,"severity":1,"riskLevel":"LOW"}},
 		{"result":"OK","isBlocking":false,"kind":"HARM_CATEGORY","harmCategoryTaskResult":{"harmCategory":"SELF_HARM","isDetected":false,"severity":0}}]}}`)
+}
+
+type panicClassifier struct{}
+
+func (panicClassifier) Classify([]classifiers.Finding, []byte) []classifiers.Finding {
+	panic("classifier bug")
+}
+
+// TestPanicEndsOneStream checks that a panicking classifier ends its stream
+// with an INTERNAL_ERROR Completion and leaves the server serving.
+func TestPanicEndsOneStream(t *testing.T) {
+	a, err := analyzer.New(panicClassifier{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := startBufconn(t, a)
+	for range 2 {
+		events, err := ts.roundTrip(&raiv1.AnalyzeRequest{SourceType: "PROMPT", ApiName: "Completion", Payload: `{"prompt":"Some text. More"}`})
+		if status.Code(err) != codes.Internal {
+			t.Errorf("status %v, want Internal", err)
+		}
+		if n := len(events); n == 0 || events[n-1].GetCompletion().GetEndReason() != raiv1.EndReason_END_REASON_INTERNAL_ERROR {
+			t.Errorf("events %v", events)
+		}
+	}
 }
