@@ -27,7 +27,7 @@ run() {
 	local name="$1" data="$2"
 	echo "== $name (n=$N c=$C)"
 	ghz --insecure --call rai.v1.AnalysisService.Analyze -n "$N" -c "$C" --connections 2 \
-		-d "$data" "127.0.0.1:$PORT" | sed -n '/Summary/,/Status code distribution/p'
+		-d "$data" "127.0.0.1:$PORT" | awk '/Summary/{p=1} /Response time histogram/{p=0} /Latency distribution/{p=1} p'
 }
 
 run "spec chat prompt" '{"sourceType":"PROMPT","apiName":"Chatcompletion","payload":"{\"model\":\"gpt-4o\",\"messages\":[{\"role\":\"user\",\"content\":\"Hello!\"}]}"}'
