@@ -22,6 +22,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/openrai/raiserver/analyzer"
+	"github.com/openrai/raiserver/classifiers"
 	raiv1 "github.com/openrai/raiserver/gen/rai/v1"
 )
 
@@ -393,14 +394,40 @@ func TestShutdownDrainsOpenStreams(t *testing.T) {
 	<-done
 }
 
+// goldenClassifier makes golden transcripts independent of the tuning of the
+// real classifier stack: they pin the protocol (extraction, segments,
+// watermarks, events, errors), while TestBlockingPrompt and friends run the
+// real stack. It flags "kill" as VIOLENCE 4 and "hate" as HATE 1.
+type goldenClassifier struct{}
+
+func (goldenClassifier) Classify(dst []classifiers.Finding, text []byte) []classifiers.Finding {
+	for word, f := range map[string]classifiers.Finding{
+		"kill": {Category: classifiers.Violence, Severity: 4},
+		"hate": {Category: classifiers.Hate, Severity: 1},
+	} {
+		for i := 0; ; {
+			j := bytes.Index(text[i:], []byte(word))
+			if j < 0 {
+				break
+			}
+			f.Start, f.End = i+j, i+j+len(word)
+			dst = append(dst, f)
+			i += j + len(word)
+		}
+	}
+	return dst
+}
+
 func TestGoldenTranscripts(t *testing.T) {
-	ts := startServer(t)
+	ts := startServerWith(t, goldenClassifier{})
 	tests := []struct {
 		name string
 		reqs []*raiv1.AnalyzeRequest
 	}{
 		{"spec_request", []*raiv1.AnalyzeRequest{req("PROMPT", "Chatcompletion", `{"model":"gpt-4o","messages":[{"role":"user","content":"Hello!"}]}`)}},
 		{"chat_threat_prompt", []*raiv1.AnalyzeRequest{req("PROMPT", "Chatcompletion", chatPrompt("Hi. "+threat+" Bye."))}},
+		{"chat_parts_with_image", []*raiv1.AnalyzeRequest{req("PROMPT", "Chatcompletion",
+			`{"messages":[{"role":"system","content":"You are terse."},{"role":"user","content":[{"type":"text","text":"I hate mondays. "},{"type":"image_url","image_url":{"url":"https://example.com/a.png"}},{"type":"text","text":"What is this?"}]}]}`)}},
 		{"chat_stream_two_choices", []*raiv1.AnalyzeRequest{
 			req("COMPLETION", "Chatcompletion", chatChunk(0, "The capital of France ")),
 			req("COMPLETION", "Chatcompletion", chatChunk(1, "Paris is ")),

@@ -1,6 +1,7 @@
 package lexicon
 
 import (
+	"bytes"
 	"math/bits"
 
 	"github.com/openrai/raiserver/classifiers"
@@ -46,7 +47,6 @@ type scratch struct {
 	stack   []int32
 	alt     []byte
 	tmp     []event
-	sents   []int32
 	trig    []match.Match // all matches; trigger patterns as -1-p
 }
 
@@ -196,7 +196,7 @@ func (c *Classifier) anyTerm(s *scratch) bool {
 func (s *scratch) scan(m *match.Matcher, dst []match.Match, t []byte, off int32) []match.Match {
 	n := len(dst)
 	dst = m.AppendMatches(dst, t)
-	if hasLeetOne(t) {
+	if bytes.IndexByte(t, '1') >= 0 && hasLeetOne(t) {
 		for _, r := range [...]byte{'i', 'l'} {
 			s.alt = append(s.alt[:0], t...)
 			for i, ch := range s.alt {
@@ -221,19 +221,19 @@ func (s *scratch) scan(m *match.Matcher, dst []match.Match, t []byte, off int32)
 // patterns encoded as -1-p.
 func (c *Classifier) scanContext(s *scratch) {
 	t := s.norm
-	s.sents = append(s.sents[:0], 0)
-	for i, ch := range t {
-		if isBreak[ch] {
-			s.sents = append(s.sents, int32(i+1))
-		}
-	}
-	s.sents = append(s.sents, int32(len(t)))
-	// Windows of sentences k-1..k+1 around each trigger, merged.
+	// Windows of sentences k-1..k+1 around each trigger, merged. Sentence
+	// borders are found by walking out from the trigger, so text far from
+	// any trigger is not read again.
 	lo, hi := -1, -1
 	for _, m := range s.matches {
-		k := sentenceOf(s.sents[:len(s.sents)-1], int(m.End)-c.m.Len(m.Pattern))
-		a := int(s.sents[max(0, k-1)])
-		b := int(s.sents[min(len(s.sents)-1, k+2)])
+		st := int(m.End) - c.m.Len(m.Pattern)
+		if lo >= 0 && st < hi {
+			// Inside the current window: its sentence's neighbours may
+			// still reach further.
+			hi = max(hi, windowEnd(t, st))
+			continue
+		}
+		a, b := windowStart(t, st), windowEnd(t, st)
 		if lo >= 0 && a <= hi {
 			hi = max(hi, b)
 			continue
@@ -248,23 +248,36 @@ func (c *Classifier) scanContext(s *scratch) {
 	}
 }
 
-// isBreak marks the bytes that end a sentence for the rule engine.
-var isBreak = [256]bool{'.': true, '!': true, '?': true, ';': true, '\n': true}
-
-// sentenceOf returns the index of the sentence holding byte i: the last
-// start <= i.
-func sentenceOf(starts []int32, i int) int {
-	lo, hi := 0, len(starts)
-	for hi-lo > 1 {
-		mid := (lo + hi) / 2
-		if int(starts[mid]) <= i {
-			lo = mid
-		} else {
-			hi = mid
+// windowStart returns the start of the sentence before the one holding
+// byte i (0 if there is none): the byte after the second break before i.
+func windowStart(t []byte, i int) int {
+	n := 0
+	for p := i - 1; p >= 0; p-- {
+		if isBreak[t[p]] {
+			if n++; n == 2 {
+				return p + 1
+			}
 		}
 	}
-	return lo
+	return 0
 }
+
+// windowEnd returns the end of the sentence after the one holding byte i
+// (len(t) if there is none): the byte after the second break at or after i.
+func windowEnd(t []byte, i int) int {
+	n := 0
+	for p := i; p < len(t); p++ {
+		if isBreak[t[p]] {
+			if n++; n == 2 {
+				return p + 1
+			}
+		}
+	}
+	return len(t)
+}
+
+// isBreak marks the bytes that end a sentence for the rule engine.
+var isBreak = [256]bool{'.': true, '!': true, '?': true, ';': true, '\n': true}
 
 // leetOne reports whether the '1' at t[i] touches a letter, that is, stands
 // for a letter in a word ("k1ll").

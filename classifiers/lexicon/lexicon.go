@@ -459,7 +459,12 @@ func stretched(src []byte, offs []int32, q int) bool {
 func (c *Classifier) DebugClasses(text []byte) string {
 	s := newScratch()
 	s.norm, s.offs = c.norm.Append(s.norm[:0], s.offs[:0], text)
-	s.matches = c.m.AppendMatches(s.matches[:0], s.norm)
+	s.matches = s.scan(c.m, s.matches[:0], s.norm, 0)
+	s.trig = append(s.trig[:0], s.matches...)
+	for i := range s.trig {
+		s.trig[i].Pattern = -1 - s.trig[i].Pattern
+	}
+	c.scanContext(s)
 	c.buildEvents(s, text)
 	var b strings.Builder
 	for _, ev := range s.events {

@@ -1,6 +1,7 @@
 package match
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 )
@@ -30,16 +31,30 @@ const matchFlag = 1 << 31
 
 // Matcher finds every occurrence of a set of patterns. It is immutable and
 // safe for concurrent use.
+//
+// Word boundaries on the left are part of the automaton: the text is read
+// as if a virtual boundary symbol followed every non-word byte (and opened
+// the text), and a pattern that wants a left boundary starts with that
+// symbol. So inside a word that no live pattern prefix reaches, the
+// automaton sits in its root state, and the scan skips ahead to the next
+// byte that can start something (a non-word byte, or the first byte of a
+// pattern without a left boundary).
 type Matcher struct {
-	class  [256]uint8 // byte → class; 0 is every byte that no pattern uses
+	class  [256]uint8 // byte → class; 0 and 1 are the word and non-word bytes that no pattern uses
 	nclass uint32
 	// trans[s+class] is the next state, premultiplied by nclass, with
-	// matchFlag set when that state has outputs.
+	// matchFlag set when that state has outputs. State 0 is the root inside
+	// a word; start is the root after a boundary.
 	trans   []uint32
-	outHead []int32 // state → first index into outs, or -1
+	start   uint32
+	outHead []int32 // state index → first index into outs, or -1
 	outs    []out
 	pats    []patInfo
 	word    [256]bool
+	skip    [256]bool // word bytes that leave the root state unchanged
+	// skipSWAR: every lower-case ASCII letter and every byte >= 0x80 is in
+	// skip, so eight such bytes at a time can be skipped.
+	skipSWAR bool
 }
 
 type out struct {
@@ -74,58 +89,82 @@ func Compile(pats []Pattern, isWord func(byte) bool) (*Matcher, error) {
 		}
 		m.pats[i] = patInfo{n: int32(len(p.Bytes)), left: p.LeftWord, right: p.RightWord}
 	}
-	n := uint32(1)
+	// Classes: 0 unused word bytes, 1 unused non-word bytes, then one per
+	// used byte; the boundary symbol is class n, used only while building.
+	n := uint32(2)
 	for c := range 256 {
-		if used[c] {
+		switch {
+		case used[c]:
 			m.class[c] = uint8(n)
 			n++
+		case m.word[c]:
+			m.class[c] = 0
+		default:
+			m.class[c] = 1
 		}
 	}
 	if n > 256 {
-		// Every byte value is used: class 0 must still exist for the
-		// "other" bytes; fold it onto the last class by construction.
-		return nil, fmt.Errorf("%w: patterns use every byte value", ErrPattern)
+		return nil, fmt.Errorf("%w: patterns use too many byte values", ErrPattern)
 	}
 	m.nclass = n
-
-	// Trie.
-	type node struct {
-		next []int32 // per class, -1 absent
-		own  []int32 // patterns ending here
+	bsym := n // the boundary symbol
+	nc := n + 1
+	nonWord := make([]bool, nc) // per class
+	for c := range 256 {
+		if !m.word[c] {
+			nonWord[m.class[c]] = true
+		}
 	}
-	newNode := func() node {
-		nx := make([]int32, n)
+
+	// Trie over classes and the boundary symbol.
+	type node struct {
+		next  []int32 // per symbol, -1 absent
+		own   []int32 // patterns ending here
+		label uint32  // symbol of the incoming edge
+	}
+	newNode := func(label uint32) node {
+		nx := make([]int32, nc)
 		for i := range nx {
 			nx[i] = -1
 		}
-		return node{next: nx}
+		return node{next: nx, label: label}
 	}
-	nodes := []node{newNode()}
+	nodes := []node{newNode(bsym)}
+	var seq []uint32
 	for i, p := range pats {
+		seq = seq[:0]
+		if p.LeftWord {
+			seq = append(seq, bsym)
+		}
+		for j, c := range p.Bytes {
+			seq = append(seq, uint32(m.class[c]))
+			if !m.word[c] && j+1 < len(p.Bytes) {
+				seq = append(seq, bsym)
+			}
+		}
 		s := int32(0)
-		for _, c := range p.Bytes {
-			k := m.class[c]
+		for _, k := range seq {
 			if nodes[s].next[k] < 0 {
-				nodes = append(nodes, newNode())
+				nodes = append(nodes, newNode(k))
 				nodes[s].next[k] = int32(len(nodes) - 1)
 			}
 			s = nodes[s].next[k]
 		}
 		nodes[s].own = append(nodes[s].own, int32(i))
 	}
-	if uint64(len(nodes))*uint64(n) >= matchFlag {
+	ns := len(nodes)
+	if uint64(ns+1)*uint64(n) >= matchFlag {
 		return nil, fmt.Errorf("%w: automaton too large", ErrPattern)
 	}
 
 	// Failure links in BFS order; the DFA transition of a missing edge is
 	// the transition of the failure state.
-	ns := len(nodes)
 	fail := make([]int32, ns)
 	outLink := make([]int32, ns) // nearest proper suffix state with outputs, -1
-	delta := make([]int32, ns*int(n))
+	delta := make([]int32, ns*int(nc))
 	queue := make([]int32, 0, ns)
 	outLink[0] = -1
-	for k := range n {
+	for k := range nc {
 		t := nodes[0].next[k]
 		if t < 0 {
 			delta[k] = 0
@@ -138,14 +177,14 @@ func Compile(pats []Pattern, isWord func(byte) bool) (*Matcher, error) {
 	}
 	for qi := 0; qi < len(queue); qi++ {
 		s := queue[qi]
-		for k := range n {
+		for k := range nc {
 			t := nodes[s].next[k]
 			if t < 0 {
-				delta[int(s)*int(n)+int(k)] = delta[int(fail[s])*int(n)+int(k)]
+				delta[int(s)*int(nc)+int(k)] = delta[int(fail[s])*int(nc)+int(k)]
 				continue
 			}
-			delta[int(s)*int(n)+int(k)] = t
-			f := delta[int(fail[s])*int(n)+int(k)]
+			delta[int(s)*int(nc)+int(k)] = t
+			f := delta[int(fail[s])*int(nc)+int(k)]
 			fail[t] = f
 			if len(nodes[f].own) > 0 {
 				outLink[t] = f
@@ -157,7 +196,7 @@ func Compile(pats []Pattern, isWord func(byte) bool) (*Matcher, error) {
 	}
 
 	// Output lists: a state's own patterns, then its outLink's list.
-	m.outHead = make([]int32, ns)
+	m.outHead = make([]int32, ns+1)
 	for i := range m.outHead {
 		m.outHead[i] = -1
 	}
@@ -176,13 +215,40 @@ func Compile(pats []Pattern, isWord func(byte) bool) (*Matcher, error) {
 		m.outHead[s] = next
 	}
 
-	m.trans = make([]uint32, ns*int(n))
-	for i, t := range delta {
-		v := uint32(t) * n
-		if m.outHead[t] >= 0 {
-			v |= matchFlag
+	// The scanning DFA folds the boundary symbol into the non-word byte
+	// before it. A state entered on a non-word byte keeps its outputs but
+	// takes the transitions of its boundary successor; the root entered on
+	// a non-word byte is the extra state ns (the root after a boundary).
+	// No pattern ends with the boundary symbol, so no output is lost.
+	rows := ns + 1
+	m.trans = make([]uint32, rows*int(n))
+	for r := range rows {
+		src := int32(r)
+		switch {
+		case r == ns:
+			src = delta[bsym]
+		case nodes[r].label != bsym && nonWord[nodes[r].label]:
+			src = delta[r*int(nc)+int(bsym)]
 		}
-		m.trans[i] = v
+		for k := range n {
+			t := delta[int(src)*int(nc)+int(k)]
+			if t == 0 && nonWord[k] {
+				t = int32(ns)
+			}
+			v := uint32(t) * n
+			if m.outHead[t] >= 0 {
+				v |= matchFlag
+			}
+			m.trans[r*int(n)+int(k)] = v
+		}
+	}
+	m.start = uint32(ns) * n
+	m.skipSWAR = true
+	for c := range 256 {
+		m.skip[c] = m.word[c] && m.trans[m.class[c]] == 0
+		if (c >= 'a' && c <= 'z' || c >= 0x80) && !m.skip[c] {
+			m.skipSWAR = false
+		}
 	}
 	return m, nil
 }
@@ -199,25 +265,49 @@ func (m *Matcher) NumStates() int { return len(m.trans) / int(m.nclass) }
 func (m *Matcher) AppendMatches(dst []Match, text []byte) []Match {
 	trans := m.trans
 	class := &m.class
-	s := uint32(0)
+	skip := &m.skip
+	s := m.start
 	for i := 0; i < len(text); i++ {
+		if s == 0 {
+			// The root inside a word: skip to the next byte that can
+			// start something.
+			if m.skipSWAR {
+				for i+8 <= len(text) && wordish8(binary.LittleEndian.Uint64(text[i:])) {
+					i += 8
+				}
+			}
+			for i < len(text) && skip[text[i]] {
+				i++
+			}
+			if i == len(text) {
+				break
+			}
+		}
 		s = trans[s&^matchFlag+uint32(class[text[i]])]
 		if s&matchFlag != 0 {
-			dst = m.emit(dst, text, i+1, (s&^matchFlag)/m.nclass)
+			s &^= matchFlag
+			dst = m.emit(dst, text, i+1, s/m.nclass)
 		}
 	}
 	return dst
+}
+
+// wordish8 reports whether each byte of x is a lower-case ASCII letter or
+// a byte >= 0x80.
+func wordish8(x uint64) bool {
+	const (
+		ones = 0x0101010101010101
+		high = 0x8080808080808080
+	)
+	y := x &^ high
+	letter := (y + (0x80-'a')*ones) &^ (y + (0x80-'z'-1)*ones)
+	return (letter|x)&high == high
 }
 
 func (m *Matcher) emit(dst []Match, text []byte, end int, state uint32) []Match {
 	for o := m.outHead[state]; o >= 0; o = m.outs[o].next {
 		p := m.outs[o].pat
 		pi := m.pats[p]
-		if pi.left {
-			if st := end - int(pi.n); st > 0 && m.word[text[st-1]] {
-				continue
-			}
-		}
 		if pi.right && end < len(text) && m.word[text[end]] {
 			continue
 		}

@@ -78,6 +78,71 @@ func TestDifferential(t *testing.T) {
 	}
 }
 
+// TestDifferentialWide is TestDifferential with punctuation, digits,
+// non-ASCII bytes and long words (so the skip loops run), with and
+// without a word-byte table.
+func TestDifferentialWide(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	alpha := []byte("abcdefghijklmnopqrstuvwxyz  .'-1\xc3\xa9\xff")
+	for round := range 2000 {
+		var pats []match.Pattern
+		for range 1 + r.IntN(20) {
+			n := 1 + r.IntN(6)
+			b := make([]byte, n)
+			for i := range b {
+				b[i] = alpha[r.IntN(len(alpha))]
+			}
+			pats = append(pats, match.Pattern{Bytes: b, LeftWord: r.IntN(4) != 0, RightWord: r.IntN(3) != 0})
+		}
+		text := make([]byte, r.IntN(300))
+		for i := range text {
+			if r.IntN(3) == 0 {
+				text[i] = alpha[r.IntN(len(alpha))]
+			} else {
+				text[i] = alpha[r.IntN(8)] // long runs of a few letters
+			}
+		}
+		wf := isWord
+		if round%5 == 4 {
+			wf = nil
+		}
+		m, err := match.Compile(pats, wf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := m.AppendMatches(nil, text)
+		want := naiveWith(pats, text, wf)
+		sortMatches(got)
+		sortMatches(want)
+		if !slices.Equal(got, want) {
+			t.Fatalf("round %d: got %v, want %v", round, got, want)
+		}
+	}
+}
+
+func naiveWith(pats []match.Pattern, text []byte, wf func(byte) bool) []match.Match {
+	if wf == nil {
+		wf = func(byte) bool { return false }
+	}
+	var out []match.Match
+	for end := 1; end <= len(text); end++ {
+		for i, p := range pats {
+			st := end - len(p.Bytes)
+			if st < 0 || !bytes.Equal(text[st:end], p.Bytes) {
+				continue
+			}
+			if p.LeftWord && st > 0 && wf(text[st-1]) {
+				continue
+			}
+			if p.RightWord && end < len(text) && wf(text[end]) {
+				continue
+			}
+			out = append(out, match.Match{Pattern: int32(i), End: int32(end)})
+		}
+	}
+	return out
+}
+
 func TestWordBoundaries(t *testing.T) {
 	m, err := match.Compile([]match.Pattern{
 		{Bytes: []byte("kill"), LeftWord: true, RightWord: true},

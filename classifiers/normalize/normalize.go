@@ -1,6 +1,7 @@
 package normalize
 
 import (
+	"encoding/binary"
 	"slices"
 	"unicode/utf8"
 )
@@ -111,11 +112,12 @@ func (n *Normalizer) Append(dst []byte, offs []int32, src []byte) ([]byte, []int
 	base := len(dst)
 	dst = slices.Grow(dst, len(src)+64)
 	offs = slices.Grow(offs, len(src)+65)
-	dst, offs, leetFrom, compactFrom := n.fold(dst, offs, src, base)
+	dst, offs, leetFrom, leetTo, compactFrom := n.fold(dst, offs, src, base)
 	if leetFrom >= 0 {
-		leet(dst, base, leetFrom)
-		if f := max(base, leetFrom-4); compactFrom < 0 || f < compactFrom {
-			compactFrom = f
+		// leet reports where the bytes it folded start something for
+		// the compaction pass (a run of three, a separated spelling).
+		if first := leet(dst, base, leetFrom, leetTo); first >= 0 && (compactFrom < 0 || first < compactFrom) {
+			compactFrom = first
 		}
 	}
 	w := len(dst)
@@ -129,27 +131,46 @@ func (n *Normalizer) Append(dst []byte, offs []int32, src []byte) ([]byte, []int
 
 // fold is the first pass: per-rune folding and whitespace collapse. It
 // writes by index into the spare capacity of dst and offs (grown as needed)
-// and returns where the leet pass and the compaction pass must start (-1:
-// nothing for them to do).
-func (n *Normalizer) fold(dst []byte, offs []int32, src []byte, base int) ([]byte, []int32, int, int) {
+// and returns the first and last leetspeak candidates that touch a letter
+// (-1: none) and where the compaction pass must start (-1: nothing for it
+// to do).
+func (n *Normalizer) fold(dst []byte, offs []int32, src []byte, base int) ([]byte, []int32, int, int, int) {
 	lim := min(cap(dst), cap(offs))
 	d, o := dst[:lim], offs[:lim]
 	w := len(dst)
-	leetFrom, compactFrom := -1, -1
+	leetFrom, leetTo, compactFrom := -1, -1, -1
 	for i := 0; i < len(src); {
-		// ASCII fast path.
-		for i < len(src) {
+		// Block path: eight plain ASCII bytes at a time (letters, single
+		// spaces, punctuation that is neither leetspeak nor a control),
+		// as long as they hold nothing for the later passes to find.
+		if w >= base+2 {
+			for i+8 <= len(src) && w+8 <= len(d) {
+				x, ok := block8(binary.LittleEndian.Uint64(src[i:i+8]), d[w-2], d[w-1], compactFrom < 0, i+8 < len(src) && isAlnum(src[i+8]))
+				if !ok {
+					break
+				}
+				d8, o8 := d[w:w+8:w+8], o[w:w+8:w+8]
+				binary.LittleEndian.PutUint64(d8, x)
+				i32 := int32(i)
+				o8[0], o8[1], o8[2], o8[3] = i32, i32+1, i32+2, i32+3
+				o8[4], o8[5], o8[6], o8[7] = i32+4, i32+5, i32+6, i32+7
+				w += 8
+				i += 8
+			}
+		}
+		// Byte path, for at most eight bytes before trying blocks again.
+		lim := min(len(src), i+8)
+		for i < lim {
 			c := src[i]
 			m := asciiOut[c]
 			if m == 0 || w >= len(d) || m == ' ' && w > base && (d[w-1] == ' ' || d[w-1] == '\n') {
 				break
 			}
 			d[w], o[w] = m, int32(i)
-			if w >= base+3 {
+			if w >= base+2 {
 				if props[m]&pSep != 0 {
 					// The second separator of "k.i.": a joining candidate.
-					if joinable[d[w-1]] && props[d[w-2]]&pSep != 0 && joinable[d[w-3]] &&
-						(w-4 < base || props[d[w-4]]&pWord == 0) && compactFrom < 0 {
+					if compactFrom < 0 && w >= base+3 && chain(d, base, w) {
 						compactFrom = w - 3
 					}
 				} else if m == d[w-1] && m == d[w-2] && compactFrom < 0 && props[m]&pLetter != 0 {
@@ -165,6 +186,9 @@ func (n *Normalizer) fold(dst []byte, offs []int32, src []byte, base int) ([]byt
 		if len(d)-w < 64 {
 			d, o = grow(d, o, w, len(src)-i+64)
 		}
+		if i == lim || asciiOut[src[i]] != 0 && src[i] != ' ' {
+			continue // a plain byte: back to the fast paths
+		}
 		c := src[i]
 		if c < utf8.RuneSelf {
 			switch asciiClass[c] {
@@ -177,66 +201,220 @@ func (n *Normalizer) fold(dst []byte, offs []int32, src []byte, base int) ([]byt
 					if leetFrom < 0 {
 						leetFrom = w
 					}
+					leetTo = w
 				}
 				d[w], o[w] = c, int32(i)
 				w++
 			case aSpace:
 				w = space(d, o, base, w, ' ', i)
+				if compactFrom < 0 && w >= base+4 && chain(d, base, w-1) {
+					compactFrom = w - 4
+				}
 			case aNL:
 				w = space(d, o, base, w, '\n', i)
-			}
-			i++
-			continue
-		}
-		if compactFrom < 0 {
-			// Spaces, leetspeak candidates and runes from the slow path
-			// can take part in a run or a chain: check from a little
-			// before here.
-			compactFrom = max(base, w-4)
-		}
-		r, size := utf8.DecodeRune(src[i:])
-		if r == utf8.RuneError && size == 1 {
-			w += copy(d[w:], "\uFFFD")
-			o[w-3], o[w-2], o[w-1] = int32(i), int32(i), int32(i)
-			i++
-			continue
-		}
-		switch e := n.t.lookup(r); e {
-		case entKeep:
-			for k := range size {
-				d[w], o[w] = src[i+k], int32(i)
-				w++
-			}
-		case entDrop:
-		default:
-			rep := n.t.pool[e>>8 : e>>8+e&0xff]
-			if len(d)-w < len(rep) {
-				d, o = grow(d, o, w, len(rep)+len(src)-i+64)
-			}
-			for j := 0; j < len(rep); j++ {
-				c := rep[j]
-				if c < utf8.RuneSelf {
-					switch asciiClass[c] {
-					case aSpace:
-						w = space(d, o, base, w, ' ', i)
-						continue
-					case aNL:
-						w = space(d, o, base, w, '\n', i)
-						continue
-					case aDrop:
-						continue
+			case aDrop:
+				if w > base && props[d[w-1]]&pLeet != 0 {
+					// "$\x7fi": the letter comes next.
+					if leetFrom < 0 {
+						leetFrom = w - 1
 					}
-					if asciiLeet[c] != 0 && leetFrom < 0 {
-						leetFrom = w
+					leetTo = w - 1
+				}
+			}
+			i++
+			continue
+		}
+		// Non-ASCII runes, one after another.
+		for i < len(src) && src[i] >= utf8.RuneSelf {
+			if len(d)-w < 64 {
+				d, o = grow(d, o, w, len(src)-i+64)
+			}
+			if w > base && props[d[w-1]]&pLeet != 0 {
+				// A leetspeak candidate before a rune that may fold to a
+				// letter ("5ǅ").
+				if leetFrom < 0 {
+					leetFrom = w - 1
+				}
+				leetTo = w - 1
+			}
+			r, size := decode(src, i)
+			if r == utf8.RuneError && size == 1 {
+				w += copy(d[w:], "\uFFFD")
+				o[w-3], o[w-2], o[w-1] = int32(i), int32(i), int32(i)
+				i++
+				continue
+			}
+			switch e := n.t.lookup(r); e {
+			case entKeep:
+				for k := range size {
+					d[w], o[w] = src[i+k], int32(i)
+					w++
+				}
+			case entDrop:
+			default:
+				if e&0xff == 1 {
+					// One letter (a look-alike, a wide or styled letter).
+					if m := n.t.pool[e>>8]; props[m]&pLetter != 0 {
+						d[w], o[w] = m, int32(i)
+						if compactFrom < 0 && w >= base+2 && m == d[w-1] && m == d[w-2] {
+							compactFrom = w - 2
+						}
+						w++
+						i += size
+						continue
 					}
 				}
-				d[w], o[w] = c, int32(i)
-				w++
+				rep := n.t.pool[e>>8 : e>>8+e&0xff]
+				if len(d)-w < len(rep) {
+					d, o = grow(d, o, w, len(rep)+len(src)-i+64)
+				}
+				for j := 0; j < len(rep); j++ {
+					c := rep[j]
+					if c < utf8.RuneSelf {
+						switch asciiClass[c] {
+						case aSpace:
+							w = space(d, o, base, w, ' ', i)
+							if compactFrom < 0 && w >= base+4 && chain(d, base, w-1) {
+								compactFrom = w - 4
+							}
+							continue
+						case aNL:
+							w = space(d, o, base, w, '\n', i)
+							continue
+						case aDrop:
+							continue
+						}
+						if asciiLeet[c] != 0 {
+							if leetFrom < 0 {
+								leetFrom = w
+							}
+							leetTo = w
+						}
+					}
+					d[w], o[w] = c, int32(i)
+					if compactFrom < 0 && c < utf8.RuneSelf {
+						// A folded letter or separator can take part in a run
+						// or a separated spelling ("ооо", "к.і.л.л").
+						compactFrom = detectAt(d, base, w)
+					}
+					w++
+				}
 			}
+			i += size
 		}
-		i += size
 	}
-	return d[:w], o[:w], leetFrom, compactFrom
+	return d[:w], o[:w], leetFrom, leetTo, compactFrom
+}
+
+func isAlnum(c byte) bool { return (c|0x20)-'a' < 26 || c-'0' < 10 }
+
+const (
+	ones = 0x0101010101010101
+	high = 0x8080808080808080
+	lows = 0x7f7f7f7f7f7f7f7f
+)
+
+// zeroMask has the high bit of each byte of t that is zero, exactly (no
+// carry crosses a byte).
+func zeroMask(t uint64) uint64 { return ^((t&lows + lows) | t) & high }
+
+// block8 lower-cases eight ASCII bytes x (the first in the low byte) that
+// follow the output bytes p2 p1. It reports false when the byte path must
+// handle them: a byte that is not plain (plain: letters, space and
+// punctuation other than the leetspeak symbols; no digits, so within a
+// block the word bytes are the letters), a space after whitespace (to
+// collapse), or, when
+// detect is set, anything the compaction pass might rewrite (a run of
+// three letters, a letter standing alone that could start or continue a
+// separated spelling). next tells whether the byte after the block is a
+// letter or digit.
+func block8(x uint64, p2, p1 byte, detect, next bool) (uint64, bool) {
+	if x&high != 0 {
+		return 0, false
+	}
+	// Not plain: controls, "!"#$" (0x21-0x24), digits, '@', "|}~" and DEL
+	// (0x7c-0x7f); '"' '#' '}' '~' are plain but rare enough to leave to
+	// the byte path.
+	ge := func(k byte) uint64 { return x + uint64(0x80-k)*ones }
+	bad := ^ge(0x20) | ge(0x21)&^ge(0x25) | ge('0')&^ge('9'+1) | zeroMask(x^'@'*ones) | ge(0x7c)
+	if bad&high != 0 {
+		return 0, false
+	}
+	up := ge('A') &^ ge('Z'+1) & high
+	y := x | up>>2
+	sp := zeroMask(y ^ ' '*ones)
+	var ps uint64
+	if p1 == ' ' || p1 == '\n' {
+		ps = 0x80
+	}
+	if sp&(sp<<8|ps) != 0 {
+		return 0, false
+	}
+	if !detect {
+		return y, true
+	}
+	letter := (y + (0x80-'a')*ones) &^ (y + (0x80-'z'-1)*ones) & high
+	e1 := zeroMask(y ^ (y<<8 | uint64(p1)))
+	e2 := zeroMask(y ^ (y<<16 | uint64(p2)<<8 | uint64(p1)))
+	if e1&e2&letter != 0 {
+		return 0, false
+	}
+	wl, wr := letter<<8, letter>>8
+	if props[p1]&pWord != 0 {
+		wl |= 0x80
+	}
+	if next {
+		wr |= 0x80 << 56
+	}
+	if letter&^wl&^wr != 0 {
+		return 0, false
+	}
+	if joinable[p1] && props[p2]&pWord == 0 && letter&0x80 == 0 {
+		return 0, false
+	}
+	return y, true
+}
+
+// decode decodes the rune at src[i], two- and three-byte sequences
+// inline (the common scripts), the rest with utf8.DecodeRune.
+func decode(src []byte, i int) (rune, int) {
+	c := src[i]
+	if c >= 0xC2 && c < 0xE0 && i+1 < len(src) {
+		if c1 := src[i+1]; c1&0xC0 == 0x80 {
+			return rune(c&0x1F)<<6 | rune(c1&0x3F), 2
+		}
+	} else if c >= 0xE1 && c <= 0xEF && c != 0xED && i+2 < len(src) {
+		// E0 (overlong forms) and ED (surrogates) need the full checks.
+		if c1, c2 := src[i+1], src[i+2]; c1&0xC0 == 0x80 && c2&0xC0 == 0x80 {
+			return rune(c&0x0F)<<12 | rune(c1&0x3F)<<6 | rune(c2&0x3F), 3
+		}
+	}
+	return utf8.DecodeRune(src[i:])
+}
+
+// detectAt returns where the compaction pass must start if the byte just
+// written at d[w] ends a run of three letters or the "k.i." of a separated
+// spelling, or -1.
+func detectAt(d []byte, base, w int) int {
+	m := d[w]
+	switch {
+	case w < base+2:
+	case props[m]&pSep != 0:
+		if w >= base+3 && chain(d, base, w) {
+			return w - 3
+		}
+	case m == d[w-1] && m == d[w-2] && props[m]&pLetter != 0:
+		return w - 2
+	}
+	return -1
+}
+
+// chain reports whether the separator at d[w] ends "k.i.", the start of a
+// word spelled as single letters (or the leet '1') with separators. It
+// needs w >= base+3.
+func chain(d []byte, base, w int) bool {
+	return joinable[d[w-1]] && props[d[w-2]]&pSep != 0 && joinable[d[w-3]] &&
+		(w-4 < base || props[d[w-4]]&pWord == 0)
 }
 
 // grow makes room for at least more bytes after w.
@@ -284,9 +462,12 @@ func space(d []byte, o []int32, base, w int, ws byte, i int) int {
 // it is one character or made of symbols (so "10am" stays); at the end of a
 // word when it is at most two characters and holds no '!' (so "wow!" stays).
 // Runs that hold other digits ("2024", "covid19") or touch no letter
-// ("7 days", "$100") are left alone. '1' stays '1'.
-func leet(b []byte, base, from int) {
-	for i := from; i < len(b); {
+// ("7 days", "$100") are left alone. '1' stays '1'. Only the runs that
+// hold a byte of b[from:to+1] are looked at. It returns the first index
+// where a folded byte lets the compaction pass change something, or -1.
+func leet(b []byte, base, from, to int) int {
+	first := -1
+	for i := from; i <= to && i < len(b); {
 		if props[b[i]]&pLeet == 0 {
 			i++
 			continue
@@ -295,6 +476,8 @@ func leet(b []byte, base, from int) {
 		for s > base && props[b[s-1]]&pLeet != 0 {
 			s--
 		}
+		// The whole run decides, wherever the pass started in it.
+		i = s
 		digits, bang := false, false
 		for i < len(b) && props[b[i]]&pLeet != 0 {
 			switch b[i] {
@@ -327,7 +510,18 @@ func leet(b []byte, base, from int) {
 		for k := s; k < e; k++ {
 			b[k] = leetMap[b[k]]
 		}
+		// A run of three or a separated spelling that a folded byte takes
+		// part in starts at most five bytes before it.
+		if first < 0 {
+			for r := max(base, s-5); r < e; r++ {
+				if changesAt(b, base, r) {
+					first = r
+					break
+				}
+			}
+		}
 	}
+	return first
 }
 
 // compact is the last pass, in place: it joins words spelled as single
@@ -338,18 +532,13 @@ func compact(b []byte, offs []int32, base, from int) int {
 	// Fast scan for the first place that changes anything.
 	r := from
 	for ; r+2 < end; r++ {
-		c, c1 := b[r], b[r+1]
-		if c1 != c && props[c1]&pSep == 0 {
-			continue
+		for r > base && r+10 <= end && !changeIn8(b[r-1:r+10]) {
+			r += 8
 		}
-		if props[c]&pLetter == 0 {
-			continue
-		}
-		if c1 == c && b[r+2] == c {
+		if r+2 >= end {
 			break
 		}
-		if c1 != c && (r == base || props[b[r-1]]&pWord == 0) && isSingle(b, r+2) &&
-			r+4 < end && props[b[r+3]]&pSep != 0 && isSingle(b, r+4) {
+		if changesAt(b, base, r) {
 			break
 		}
 	}
@@ -400,6 +589,56 @@ func compact(b []byte, offs []int32, base, from int) int {
 		r++
 	}
 	return w
+}
+
+// changesAt reports whether compact rewrites something starting at b[r]:
+// a run of three of one letter, or a word spelled as single letters with
+// separators.
+func changesAt(b []byte, base, r int) bool {
+	if r+2 >= len(b) {
+		return false
+	}
+	c, c1 := b[r], b[r+1]
+	if c1 != c && props[c1]&pSep == 0 || props[c]&pLetter == 0 {
+		return false
+	}
+	if c1 == c {
+		return b[r+2] == c
+	}
+	return (r == base || props[b[r-1]]&pWord == 0) && isSingle(b, r+2) &&
+		r+4 < len(b) && props[b[r+3]]&pSep != 0 && isSingle(b, r+4)
+}
+
+// changeIn8 reports whether compact might change something starting at
+// one of b[1:9] (b holds one byte before and two after): a letter that
+// starts a run of three, or a letter standing alone (which every separated
+// spelling starts with). Non-ASCII bytes count as non-word, so the answer
+// errs towards true.
+func changeIn8(b []byte) bool {
+	b = b[:11]
+	l := binary.LittleEndian.Uint64(b[0:])
+	a := binary.LittleEndian.Uint64(b[1:])
+	a1 := binary.LittleEndian.Uint64(b[2:])
+	a2 := binary.LittleEndian.Uint64(b[3:])
+	la := letters8(a)
+	if zeroMask(a^a1)&zeroMask(a^a2)&la != 0 {
+		return true
+	}
+	return la&^words8(l)&^words8(a1) != 0
+}
+
+// letters8 has the high bit of each byte of x that is a-z.
+func letters8(x uint64) uint64 {
+	y := x &^ high
+	return (y + (0x80-'a')*ones) &^ (y + (0x80-'z'-1)*ones) &^ x & high
+}
+
+// words8 has the high bit of each byte of x that is an ASCII letter or
+// digit (a subset of the word bytes).
+func words8(x uint64) uint64 {
+	y := x &^ high
+	digit := (y + (0x80-'0')*ones) &^ (y + (0x80-'9'-1)*ones)
+	return (digit | letters8(x)) &^ x & high
 }
 
 // isSingle reports whether b[i] is a letter (or the leet '1') standing alone:

@@ -1,0 +1,142 @@
+package normalize
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"slices"
+	"testing"
+	"unicode/utf8"
+)
+
+// appendSlow is the obvious version of Append: rune by rune through the
+// tables, then the leetspeak and compaction passes over the whole output.
+// The fast paths of Append (eight-byte blocks, the byte path, inline
+// UTF-8 decoding, passes started late) must give the same bytes and
+// offsets.
+func appendSlow(t *runeTable, src []byte) ([]byte, []int32) {
+	d := make([]byte, 0, len(src)*4+64)
+	o := make([]int32, 0, len(src)*4+65)
+	emit := func(c byte, i int) {
+		d, o = append(d, c), append(o, int32(i))
+	}
+	ws := func(c byte, i int) {
+		d, o = append(d, 0), append(o, 0)
+		w := space(d, o, 0, len(d)-1, c, i)
+		d, o = d[:w], o[:w]
+	}
+	for i := 0; i < len(src); {
+		r, size := utf8.DecodeRune(src[i:])
+		if r < utf8.RuneSelf {
+			c := byte(r)
+			switch asciiClass[c] {
+			case aCopy, aLeet:
+				emit(c, i)
+			case aUpper:
+				emit(c+'a'-'A', i)
+			case aSpace:
+				ws(' ', i)
+			case aNL:
+				ws('\n', i)
+			}
+			i++
+			continue
+		}
+		if r == utf8.RuneError && size == 1 {
+			for _, c := range []byte("\uFFFD") {
+				emit(c, i)
+			}
+			i++
+			continue
+		}
+		switch e := t.lookup(r); e {
+		case entKeep:
+			for k := range size {
+				emit(src[i+k], i)
+			}
+		case entDrop:
+		default:
+			for _, c := range []byte(t.pool[e>>8 : e>>8+e&0xff]) {
+				switch {
+				case c >= utf8.RuneSelf:
+					emit(c, i)
+				case asciiClass[c] == aSpace:
+					ws(' ', i)
+				case asciiClass[c] == aNL:
+					ws('\n', i)
+				case asciiClass[c] == aDrop:
+				default:
+					emit(c, i)
+				}
+			}
+		}
+		i += size
+	}
+	leet(d, 0, 0, len(d))
+	w := compact(d, o, 0, 0)
+	d, o = d[:w], o[:w]
+	return d, append(o, int32(len(src)))
+}
+
+func checkSame(t *testing.T, n *Normalizer, src []byte) {
+	t.Helper()
+	wantD, wantO := appendSlow(n.t, src)
+	gotD, gotO := n.Append(nil, nil, src)
+	if !bytes.Equal(gotD, wantD) {
+		t.Fatalf("output differs from the slow version (len %d): got %d bytes, want %d", len(src), len(gotD), len(wantD))
+	}
+	if !slices.Equal(gotO, wantO) {
+		t.Fatalf("offsets differ from the slow version (len %d)", len(src))
+	}
+}
+
+// TestDifferentialSlow compares Append with appendSlow on random text
+// built from pieces that exercise every path: plain words, capitals,
+// single letters and separators, stretched letters, leetspeak, digits,
+// whitespace runs, controls and non-ASCII runes of every kind.
+func TestDifferentialSlow(t *testing.T) {
+	n := New()
+	pieces := []string{"hello", "World", "the", "a", "I", "k", "i", "l", " ", " ", " ", "  ", "\n", "\t", ".", "-", ",",
+		"_", "*", "~", "/", "+", "=", ":", "'", "?", "(", ")", "\"", "kill", "KILL", "diiiie", "ooo", "ss", "1", "0", "3",
+		"4", "5", "7", "@", "$", "!", "|", "2024", "10am", "x\x00y", "\x7f", "ö", "é", "Привет", "γειά", "ｋｉｌｌ", "𝐛𝐨𝐥𝐝",
+		"\u200b", "\u0336", "ﷺ", "¼", "\xff", "\xe2\x80", "日本", "👩\u200d👧", "\U000E0068", "ǅ", "ß", "Ｈ"}
+	r := rand.New(rand.NewPCG(11, 12))
+	var b []byte
+	for round := range 20000 {
+		b = b[:0]
+		k := r.IntN(40)
+		if round%10 == 0 {
+			k = 200 + r.IntN(200)
+		}
+		for range k {
+			b = append(b, pieces[r.IntN(len(pieces))]...)
+		}
+		checkSame(t, n, b)
+	}
+}
+
+func FuzzDifferentialSlow(f *testing.F) {
+	for _, s := range []string{"", "hello world", "k.i.l.l", "a b c d", "Hello  World. How are you? I am fine",
+		"diiiie now", "h3ll0 w0rld", "Привет мир kill", "ｋｉｌｌ", "ok so k i l l you ok"} {
+		f.Add([]byte(s))
+	}
+	n := New()
+	f.Fuzz(func(t *testing.T, src []byte) { checkSame(t, n, src) })
+}
+
+func TestDecode(t *testing.T) {
+	var b [4]byte
+	for c0 := 0xC0; c0 < 0x100; c0++ {
+		for c1 := 0; c1 < 0x100; c1 += 7 {
+			for c2 := 0; c2 < 0x100; c2 += 13 {
+				b = [4]byte{byte(c0), byte(c1), byte(c2), 'x'}
+				for n := 1; n <= 4; n++ {
+					r, s := decode(b[:n], 0)
+					wr, ws := utf8.DecodeRune(b[:n])
+					if r != wr || s != ws {
+						t.Fatalf("decode(% x) = %U %d, want %U %d", b[:n], r, s, wr, ws)
+					}
+				}
+			}
+		}
+	}
+}
