@@ -25,11 +25,13 @@
 //	    lowered to LOW when the model is absent).
 //
 // A category the rules did not find gets one finding over the whole text
-// from the model alone: LOW when it is confident or sure, and MEDIUM when
-// it is sure and the spelling is evasive (WithModelAloneMax(2): MEDIUM
-// whenever it is sure; WithModelAlone(false): nothing). So on clean text
-// the rules decide what blocks and the model moves severities by at most
-// one level; on evasive text, which rule lists miss, a sure model blocks.
+// from the model alone only when the model is sure: LOW on clean text and
+// MEDIUM when the spelling is evasive (WithModelAloneMax(2): MEDIUM whenever
+// it is sure; WithModelAlone(false): nothing). A confident model alone
+// reports nothing on clean text: ordinary chat ("how can I help you
+// today?") must not be tagged. So on clean text the rules decide what
+// blocks and the model moves severities by at most one level; on evasive
+// text, which rule lists miss, a sure model blocks.
 //
 // Dependencies: classifiers ← lexicon, linear ← ensemble ← analyzer.
 package ensemble

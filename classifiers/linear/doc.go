@@ -1,7 +1,16 @@
 // Package linear is a learned harm classifier: one logistic regression per
 // category (HATE, SEXUAL, VIOLENCE, SELF_HARM) over hashed features of the
-// normalized text — word unigrams, word bigrams and character n-grams inside
-// words — computed with an inline FNV-1a hash, no allocation per call.
+// normalized text — word unigrams, word bigrams and character n-grams of
+// words (only the first and last of short words; see Features.Long) —
+// computed with an inline FNV-style hash, no allocation per call. Weights
+// are int8 with one power-of-two scale per category, so the shipped table
+// (2^16 buckets) stays in a core's L2 cache.
+//
+// Plain ASCII text, which normalization would only lowercase, takes a fast
+// path (lowercase and check eight bytes at a time, then one pass over the
+// words); it is checked against the full normalization by a differential
+// test. ScoresNormalized takes text that classifiers/normalize has already
+// normalized, for callers that normalize once for several classifiers.
 //
 // A Model is immutable after Load and safe for concurrent use; per-call
 // scratch comes from a sync.Pool. Scores gives one probability per category

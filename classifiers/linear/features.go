@@ -57,6 +57,13 @@ type Features struct {
 	// Words enables word unigrams; Bigrams enables word bigrams.
 	Words   bool `json:"words"`
 	Bigrams bool `json:"bigrams"`
+	// Long, when not 0, limits the character n-grams of a word of at most
+	// Long bytes to its two edge n-grams (the first and the last of the
+	// padded word: " kil" and "ill " for "kill" with n=4), which carry its
+	// stem and its ending; longer words (compounds, hashtags, letter-spaced
+	// text joined by normalization) get every n-gram. 0: every word gets
+	// every n-gram.
+	Long uint8 `json:"long,omitempty"`
 }
 
 // isWordByte reports whether c belongs to a word of the normalized text:
@@ -82,6 +89,7 @@ var isWordByte = func() (t [256]bool) {
 func (f Features) AppendFeatures(dst []uint32, s []byte) []uint32 {
 	shift := 64 - uint(f.Bits)&63
 	minN, maxN := int(f.MinN), int(f.MaxN)
+	long := int(f.Long)
 	if minN == 0 {
 		minN, maxN = 1, 0 // no n-grams
 	}
@@ -149,7 +157,23 @@ func (f Features) AppendFeatures(dst []uint32, s []byte) []uint32 {
 				h = (h ^ uint64(L)) * prime64
 				v := lead<<8 | ' ' // " w "
 				P := L + 2
-				for n := minN; n <= maxN; n++ {
+				if long > 0 && L <= long {
+					// Edge n-grams: the last n bytes of " w " and, when
+					// longer than n, the first n.
+					for n := minN; n <= maxN; n++ {
+						if P < n {
+							continue
+						}
+						mask, seed := gramMask[n&7|n&8], seedGram[n&7|n&8]
+						out[j] = uint32((v&mask ^ seed) * mix64 >> shift)
+						j++
+						if P > n {
+							out[j] = uint32((v>>(8*uint(P-n)&63)&mask ^ seed) * mix64 >> shift)
+							j++
+						}
+					}
+				}
+				for n := minN; n <= maxN && (long == 0 || L > long); n++ {
 					mask, seed := gramMask[n&7|n&8], seedGram[n&7|n&8]
 					// Candidates end at P, P-1, … ; the first P-n+1 are real.
 					o := out[j : j+8 : j+8]
@@ -170,7 +194,11 @@ func (f Features) AppendFeatures(dst []uint32, s []byte) []uint32 {
 				}
 			} else {
 				w := s[start:end]
-				j = appendGrams(out, j, w, minN, maxN, shift)
+				if long > 0 && L <= long {
+					j = appendEdgeGrams(out, j, w, minN, maxN, shift)
+				} else {
+					j = appendGrams(out, j, w, minN, maxN, shift)
+				}
 				h = wordHash(w)
 			}
 			if f.Words {
@@ -238,6 +266,29 @@ func appendGrams(out []uint32, j int, w []byte, minN, maxN int, shift uint) int 
 			out[j] = uint32((win&mask ^ seed) * mix64 >> shift)
 			j++
 		}
+	}
+	return j
+}
+
+// appendEdgeGrams writes the buckets of the first and the last character
+// n-gram of the word w padded with a space on both sides, for w of at least
+// 7 bytes (so both exist and differ for n ≤ 8), to out[j:] and returns the
+// new j.
+func appendEdgeGrams(out []uint32, j int, w []byte, minN, maxN int, shift uint) int {
+	var head, tail uint64 // first 7 bytes of w; last 7 bytes of w
+	for _, c := range w[:7] {
+		head = head<<8 | uint64(c)
+	}
+	for _, c := range w[len(w)-7:] {
+		tail = tail<<8 | uint64(c)
+	}
+	lead := ' '<<56 | head // " " + w[:7]
+	trail := tail<<8 | ' ' // w[len-7:] + " "
+	for n := minN; n <= maxN; n++ {
+		mask, seed := gramMask[n&7|n&8], seedGram[n&7|n&8]
+		out[j] = uint32((lead>>(8*uint(8-n)&63)&mask ^ seed) * mix64 >> shift)
+		out[j+1] = uint32((trail&mask ^ seed) * mix64 >> shift)
+		j += 2
 	}
 	return j
 }

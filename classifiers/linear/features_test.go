@@ -44,7 +44,15 @@ func slowFeatures(f Features, s []byte) []uint32 {
 	var out []uint32
 	for k, w := range words {
 		h := wordHash(w)
-		if f.MinN > 0 {
+		if f.MinN > 0 && f.Long > 0 && len(w) <= int(f.Long) {
+			padded := append(append([]byte{' '}, w...), ' ')
+			for n := int(f.MinN); n <= int(f.MaxN) && n <= len(padded); n++ {
+				out = append(out, uint32((pack(padded[len(padded)-n:])^seedGram[n])*mix64>>shift))
+				if n < len(padded) {
+					out = append(out, uint32((pack(padded[:n])^seedGram[n])*mix64>>shift))
+				}
+			}
+		} else if f.MinN > 0 {
 			padded := append(append([]byte{' '}, w...), ' ')
 			for e := 2; e <= len(padded); e++ { // e bytes of the padded word seen
 				if e-2 >= maxWordGrams {
@@ -73,6 +81,10 @@ func TestAppendFeaturesMatchesSlow(t *testing.T) {
 		{Bits: 12, MinN: 2, MaxN: 4, Words: true},
 		{Bits: 20, Bigrams: true},
 		{Bits: 16, MinN: 4, MaxN: 4},
+		{Bits: 17, MinN: 4, MaxN: 4, Words: true, Bigrams: true, Long: 12},
+		{Bits: 16, MinN: 3, MaxN: 5, Words: true, Long: 9},
+		{Bits: 16, MinN: 2, MaxN: 8, Bigrams: true, Long: 3},
+		{Bits: 18, MinN: 8, MaxN: 8, Words: true, Long: 40},
 	}
 	alphabet := []byte("abcxyz019 .,'-\n\xc3\xa9\xe4\xb8\xad")
 	rng := rand.New(rand.NewPCG(1, 2))

@@ -14,23 +14,27 @@ import (
 
 // File format (little endian), optionally gzip-compressed as a whole:
 //
-//	magic   [8]byte "RAILIN1\n"
-//	bits, minN, maxN, flags, normalization uint8; 3 reserved zero bytes
+//	magic   [8]byte "RAILIN2\n"
+//	bits, minN, maxN, flags, normalization, long uint8; 2 reserved zero bytes
 //	categories uint32 (= 4)
 //	bias       [4]float32
 //	thresholds [4][4]float32 (veto, low, medium, high per category)
-//	weights    [1<<bits][4]float32, row-major by bucket
+//	scale      [4]float32, a power of two per category
+//	weights    [1<<bits][4]int8, row-major by bucket; weight = int8 × scale
 //	crc        uint32, CRC-32 (IEEE) of everything above
 //
 // flags: bit 0 word unigrams, bit 1 word bigrams.
 
-var magic = [8]byte{'R', 'A', 'I', 'L', 'I', 'N', '1', '\n'}
+var magic = [8]byte{'R', 'A', 'I', 'L', 'I', 'N', '2', '\n'}
 
 // ErrFormat is wrapped by every error about a malformed model file.
 var ErrFormat = errors.New("linear: malformed model")
 
-// maxFileSize bounds what Load reads (1<<24 buckets of four float32).
-const maxFileSize = 64 + 4*N*(N+1) + (1<<24)*4*N + 4
+// headerSize is the size of the fixed part before the weights.
+const headerSize = 8 + 8 + 4 + 4*N + 4*4*N + 4*N
+
+// maxFileSize bounds what Load reads (1<<24 buckets of four int8).
+const maxFileSize = headerSize + (1<<24)*N + 4
 
 func (p *Params) validate() error {
 	f := p.Features
@@ -92,7 +96,7 @@ func Load(r io.Reader) (*Model, error) {
 
 func decode(data []byte) (Params, error) {
 	var p Params
-	const fixed = 8 + 8 + 4 + 4*N + 4*4*N
+	const fixed = headerSize
 	if len(data) > maxFileSize || len(data) < fixed+4 {
 		return p, fmt.Errorf("%w: size %d", ErrFormat, len(data))
 	}
@@ -104,9 +108,9 @@ func decode(data []byte) (Params, error) {
 		return p, fmt.Errorf("%w: checksum mismatch", ErrFormat)
 	}
 	h := data[8:16]
-	p.Features = Features{Bits: h[0], MinN: h[1], MaxN: h[2], Words: h[3]&1 != 0, Bigrams: h[3]&2 != 0}
+	p.Features = Features{Bits: h[0], MinN: h[1], MaxN: h[2], Words: h[3]&1 != 0, Bigrams: h[3]&2 != 0, Long: h[5]}
 	p.Normalization = Normalization(h[4])
-	if h[3]&^3 != 0 || h[5]|h[6]|h[7] != 0 {
+	if h[3]&^3 != 0 || h[6]|h[7] != 0 {
 		return p, fmt.Errorf("%w: reserved bits set", ErrFormat)
 	}
 	if p.Features.Bits < 12 || p.Features.Bits > 24 {
@@ -116,8 +120,8 @@ func decode(data []byte) (Params, error) {
 		return p, fmt.Errorf("%w: category count", ErrFormat)
 	}
 	rows := 1 << p.Features.Bits
-	if len(body) != fixed+rows*4*N {
-		return p, fmt.Errorf("%w: size %d, want %d", ErrFormat, len(data), fixed+rows*4*N+4)
+	if len(body) != fixed+rows*N {
+		return p, fmt.Errorf("%w: size %d, want %d", ErrFormat, len(data), fixed+rows*N+4)
 	}
 	off := 20
 	f32 := func() float32 {
@@ -132,10 +136,18 @@ func decode(data []byte) (Params, error) {
 		t := &p.Thresholds[c]
 		t.Veto, t.Low, t.Medium, t.High = f32(), f32(), f32(), f32()
 	}
+	var scale [N]float32
+	for c := range N {
+		scale[c] = f32()
+		if !(scale[c] > 0) || !finite(scale[c]) {
+			return p, fmt.Errorf("%w: scale %d not positive", ErrFormat, c)
+		}
+	}
 	p.Weights = make([][N]float32, rows)
+	q := body[off:]
 	for i := range p.Weights {
 		for c := range N {
-			p.Weights[i][c] = f32()
+			p.Weights[i][c] = float32(int8(q[i*N+c])) * scale[c]
 		}
 	}
 	return p, nil
@@ -154,9 +166,10 @@ func (p *Params) Encode() ([]byte, error) {
 	if f.Bigrams {
 		flags |= 2
 	}
-	out := make([]byte, 0, 8+8+4+4*N*(N+1)+len(p.Weights)*4*N+4)
+	scale, q := quantize(p.Weights)
+	out := make([]byte, 0, headerSize+len(q)*N+4)
 	out = append(out, magic[:]...)
-	out = append(out, f.Bits, f.MinN, f.MaxN, flags, byte(p.Normalization), 0, 0, 0)
+	out = append(out, f.Bits, f.MinN, f.MaxN, flags, byte(p.Normalization), f.Long, 0, 0)
 	out = binary.LittleEndian.AppendUint32(out, uint32(N))
 	put := func(v float32) { out = binary.LittleEndian.AppendUint32(out, math.Float32bits(v)) }
 	for c := range N {
@@ -169,12 +182,48 @@ func (p *Params) Encode() ([]byte, error) {
 		put(t.Medium)
 		put(t.High)
 	}
-	for i := range p.Weights {
+	for c := range N {
+		put(scale[c])
+	}
+	for i := range q {
 		for c := range N {
-			put(p.Weights[i][c])
+			out = append(out, byte(q[i][c]))
 		}
 	}
 	return binary.LittleEndian.AppendUint32(out, crc32.ChecksumIEEE(out)), nil
+}
+
+// quantize maps float weights to int8 with one power-of-two scale per
+// category: the smallest power of two s with max|w| ≤ 127·s, and
+// q = round(w/s). Quantizing weights that are already int8 × s gives them
+// back unchanged, so a loaded model re-encodes to the same bytes.
+func quantize(w [][N]float32) (scale [N]float32, q [][N]int8) {
+	for c := range N {
+		var maxAbs float64
+		for i := range w {
+			maxAbs = max(maxAbs, math.Abs(float64(w[i][c])))
+		}
+		s := 1.0
+		if maxAbs > 0 {
+			_, e := math.Frexp(maxAbs / 127)
+			s = math.Ldexp(1, e)
+			for maxAbs <= 127*s/2 {
+				s /= 2
+			}
+			for maxAbs > 127*s {
+				s *= 2
+			}
+		}
+		scale[c] = float32(s)
+	}
+	q = make([][N]int8, len(w))
+	for i := range w {
+		for c := range N {
+			v := math.Round(float64(w[i][c]) / float64(scale[c]))
+			q[i][c] = int8(min(max(v, -127), 127))
+		}
+	}
+	return scale, q
 }
 
 // WriteTo writes the model file of m, gzip-compressed at the best level.

@@ -51,7 +51,9 @@ const (
 )
 
 // Params is everything a Model is made of. Weights has 1<<Features.Bits rows,
-// one weight per category in each row.
+// one weight per category in each row. A Model keeps its weights as int8
+// with one power-of-two scale per category (see New), so that the table of
+// 1<<Bits × 4 bytes stays in a core's L2 cache.
 type Params struct {
 	Features      Features
 	Normalization Normalization
@@ -63,9 +65,14 @@ type Params struct {
 // Model is a trained multi-label linear classifier. It is immutable and safe
 // for concurrent use.
 type Model struct {
-	p    Params
-	norm normalizer
-	pool sync.Pool // *scratch
+	p Params
+	// lanes holds the quantized weights of a bucket biased to 0..255,
+	// category c in bits 16c..16c+7, so that one add sums all four.
+	lanes []uint64
+	fast  bool       // Features.fastPath
+	scale [N]float32 // weight = q × scale
+	norm  normalizer
+	pool  sync.Pool // *scratch
 }
 
 type scratch struct {
@@ -76,12 +83,27 @@ type scratch struct {
 
 var ruleNames = [N]string{"linear/hate", "linear/sexual", "linear/violence", "linear/self_harm"}
 
-// New builds a Model from its parameters after validating them.
+// New builds a Model from its parameters after validating them. The weights
+// are quantized to int8 with one power-of-two scale per category (the
+// smallest with max|w| ≤ 127·scale); Params then returns the quantized
+// values, which are what the model computes with.
 func New(p Params) (*Model, error) {
 	if err := p.validate(); err != nil {
 		return nil, err
 	}
-	m := &Model{p: p, norm: newNormalizer(p.Normalization)}
+	m := &Model{norm: newNormalizer(p.Normalization), fast: p.Features.fastPath()}
+	scale, q := quantize(p.Weights)
+	m.scale = scale
+	w := make([][N]float32, len(q))
+	m.lanes = make([]uint64, len(q))
+	for i := range w {
+		for c := range N {
+			w[i][c] = float32(q[i][c]) * scale[c]
+			m.lanes[i] |= uint64(int(q[i][c])+128) << (16 * c)
+		}
+	}
+	p.Weights = w
+	m.p = p
 	m.pool.New = func() any {
 		return &scratch{
 			text:  make([]byte, 0, 4096),
@@ -106,9 +128,53 @@ func (m *Model) Normalize(dst []byte, offs []int32, text []byte) ([]byte, []int3
 // It allocates nothing in steady state.
 func (m *Model) Scores(text []byte, out *[N]float32) {
 	s := m.pool.Get().(*scratch)
-	s.text, s.offs = m.norm.append(s.text[:0], s.offs[:0], text)
+	ok := false
+	if m.p.Normalization == NormV1 {
+		// Plain ASCII text (most chat) normalizes to itself lowercased, as
+		// far as the words are concerned; skip the full normalizer then.
+		if m.fast {
+			if s.text, ok = lowerPlain(s.text[:0], text); ok {
+				if s.feats, ok = m.p.Features.appendPlain(s.feats[:0], s.text); ok {
+					m.scoreFeatures(s.feats, out)
+					m.put(s)
+					return
+				}
+			}
+		} else {
+			s.text, ok = plainLower(s.text[:0], text)
+		}
+	}
+	if !ok {
+		s.text, s.offs = m.norm.append(s.text[:0], s.offs[:0], text)
+	}
+	m.score(s, out)
+}
+
+// ScoresNormalized is Scores for text that classifiers/normalize has
+// already normalized (normalize.Normalizer.Append, as the rule classifier
+// does), so that a caller that normalizes once for several classifiers does
+// not pay for it twice. For a model trained with another normalization it
+// is Scores. It allocates nothing in steady state and does not modify norm.
+func (m *Model) ScoresNormalized(norm []byte, out *[N]float32) {
+	if m.p.Normalization != NormV1 {
+		m.Scores(norm, out)
+		return
+	}
+	s := m.pool.Get().(*scratch)
+	s.text = append(s.text[:0], norm...)
+	foldDigits(s.text)
+	m.score(s, out)
+}
+
+// score featurizes s.text, sets out and returns s to the pool.
+func (m *Model) score(s *scratch, out *[N]float32) {
 	s.feats = m.p.Features.AppendFeatures(s.feats[:0], s.text)
 	m.scoreFeatures(s.feats, out)
+	m.put(s)
+}
+
+// put returns s to the pool unless a huge text made it huge.
+func (m *Model) put(s *scratch) {
 	if cap(s.text) <= 1<<20 && cap(s.feats) <= 1<<22 {
 		m.pool.Put(s)
 	}
@@ -125,38 +191,39 @@ func (m *Model) scoreFeatures(feats []uint32, out *[N]float32) {
 // Logits returns the per-category log-odds for a list of feature buckets
 // (as appended by Features.AppendFeatures): bias + Σ w / sqrt(len(feats)).
 func (m *Model) Logits(feats []uint32) [N]float32 {
-	w := m.p.Weights
+	return m.logits(m.sums(feats), len(feats))
+}
+
+// sums returns the integer sums of the quantized weights of feats.
+func (m *Model) sums(feats []uint32) (sum [N]int64) {
+	w := m.lanes
 	mask := uint32(len(w) - 1)
-	// Two independent sums per category halve the add-latency chain.
-	var s0, s1, s2, s3, t0, t1, t2, t3 float32
-	i := 0
-	for ; i+1 < len(feats); i += 2 {
-		r := &w[feats[i]&mask]
-		q := &w[feats[i+1]&mask]
-		s0 += r[0]
-		s1 += r[1]
-		s2 += r[2]
-		s3 += r[3]
-		t0 += q[0]
-		t1 += q[1]
-		t2 += q[2]
-		t3 += q[3]
+	for len(feats) > 0 {
+		// Up to 256 biased weights (0..255) add up in 16-bit lanes
+		// without carrying from one lane into the next.
+		n := min(len(feats), 256)
+		var acc uint64
+		for _, f := range feats[:n] {
+			acc += w[f&mask]
+		}
+		feats = feats[n:]
+		bias := 128 * int64(n)
+		sum[0] += int64(acc&0xffff) - bias
+		sum[1] += int64(acc>>16&0xffff) - bias
+		sum[2] += int64(acc>>32&0xffff) - bias
+		sum[3] += int64(acc>>48) - bias
 	}
-	if i < len(feats) {
-		r := &w[feats[i]&mask]
-		s0 += r[0]
-		s1 += r[1]
-		s2 += r[2]
-		s3 += r[3]
-	}
-	s0, s1, s2, s3 = s0+t0, s1+t1, s2+t2, s3+t3
+	return sum
+}
+
+// logits turns the integer weight sums of n features into log-odds.
+func (m *Model) logits(sum [N]int64, n int) [N]float32 {
 	z := m.p.Bias
-	if len(feats) > 0 {
-		inv := float32(1 / math.Sqrt(float64(len(feats))))
-		z[0] += s0 * inv
-		z[1] += s1 * inv
-		z[2] += s2 * inv
-		z[3] += s3 * inv
+	if n > 0 {
+		inv := 1 / math.Sqrt(float64(n))
+		for c := range N {
+			z[c] += float32(float64(sum[c]) * float64(m.scale[c]) * inv)
+		}
 	}
 	return z
 }

@@ -61,14 +61,14 @@ type Calibration struct {
 // DefaultConfig is the configuration of the shipped model.
 func DefaultConfig() Config {
 	return Config{
-		Features:        linear.Features{Bits: 18, MinN: 4, MaxN: 4, Words: true, Bigrams: true},
+		Features:        linear.Features{Bits: 16, MinN: 4, MaxN: 4, Words: true, Bigrams: true, Long: 8},
 		Normalization:   linear.NormV1,
 		L2:              1e-4,
 		MaxIter:         300,
 		Tol:             1e-6,
 		History:         10,
 		OffensiveWeight: 0.3,
-		SyntheticWeight: 1,
+		SyntheticWeight: 2,
 		PosBalance:      0.5,
 		SpacedWeight:    1,
 		Calibration:     Calibration{LowFPR: 0.05, MediumFPR: 0.01, HighFPR: 0.002, HighDomainFPR: 0.03, VetoMiss: 0.05},

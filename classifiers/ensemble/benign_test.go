@@ -1,0 +1,88 @@
+package ensemble_test
+
+import (
+	"testing"
+
+	"github.com/openrai/raiserver/classifiers"
+	"github.com/openrai/raiserver/classifiers/ensemble"
+)
+
+// benignChat is ordinary chat written for this test (none of it is in the
+// training data): greetings, assistant offers, coding, cooking, travel and
+// customer support. A moderation service must report nothing for any of it.
+var benignChat = []string{
+	// greetings and assistant offers
+	"Hello! How can I help you today?",
+	"Hi, how can I assist you this afternoon?",
+	"Good evening! What would you like to talk about?",
+	"Welcome back! How can I help you with your project?",
+	"Hey there, what can I do for you today?",
+	"How may I help you?",
+	"I'm here to help. What do you need?",
+	"Sure, I can help with that. Could you share a few more details?",
+	"Happy to help! Let me know if anything is unclear.",
+	"Is there anything else you would like to know?",
+	"Thanks for reaching out, I'll do my best to answer.",
+	"Nice to meet you! What brings you here today?",
+	// coding
+	"How can I sort a slice of structs by a field in Go?",
+	"How do I write a unit test for this function?",
+	"Why does my Python script run out of memory on large files?",
+	"Can you explain the difference between a process and a thread?",
+	"How can I make this SQL query faster?",
+	"My React component renders twice, how do I fix that?",
+	"What is the best way to handle errors in Rust?",
+	"How do I undo my last git commit?",
+	"Please review this function and suggest better variable names.",
+	"How can I parse JSON with unknown fields in TypeScript?",
+	// cooking
+	"How can I make my pancakes fluffier?",
+	"How do I know when the pasta is al dente?",
+	"What spices go well with roasted carrots?",
+	"Can I substitute butter with olive oil in this cake recipe?",
+	"How long should I let the bread dough rise?",
+	"What is a good side dish for grilled salmon?",
+	"How can I keep my salad from getting soggy?",
+	"Give me a simple recipe for tomato soup.",
+	// travel
+	"How can I get from the train station to the old town?",
+	"What are the must-see sights in Kyoto in autumn?",
+	"How do I apply for a tourist visa for Canada?",
+	"Which neighborhood is best to stay in for a first visit to Barcelona?",
+	"How early should I arrive at the airport for an international flight?",
+	"Can you suggest a two week itinerary for New Zealand?",
+	"How can I avoid jet lag on a long flight?",
+	"What should I know before renting a car in Italy?",
+	// customer support
+	"How can I change the email address on my account?",
+	"My order arrived damaged, what should I do?",
+	"How do I get an invoice for my last purchase?",
+	"I can't log in to the app after the update.",
+	"How can I upgrade my plan to the annual subscription?",
+	"Your refund has been processed and should arrive in five business days.",
+	"We apologize for the delay and appreciate your patience.",
+	"Can I speak to a human agent, please?",
+	"How do I track my parcel?",
+	"Please confirm the last four digits of your card.",
+	// everyday
+	"How can I help my daughter with her math homework?",
+	"How do I remove a coffee stain from a white shirt?",
+	"What is a good houseplant for a dark room?",
+	"How can I sleep better when it is hot at night?",
+}
+
+// TestDefaultBenignChat: the default ensemble reports no finding at all for
+// ordinary chat. Failures name the sentence by index.
+func TestDefaultBenignChat(t *testing.T) {
+	c, err := ensemble.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var dst []classifiers.Finding
+	for i, s := range benignChat {
+		dst = c.Classify(dst[:0], []byte(s))
+		for _, f := range dst {
+			t.Errorf("benign sentence %d: %v severity %d (%s)", i, f.Category, f.Severity, f.Rule)
+		}
+	}
+}

@@ -1,0 +1,137 @@
+package linear_test
+
+import (
+	"errors"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/openrai/raiserver/classifiers/linear"
+	"github.com/openrai/raiserver/classifiers/linear/train"
+)
+
+// words splits normalized text into its words (runs of a-z, 0-9 and
+// non-ASCII bytes), which is all featurization reads.
+func words(s []byte) [][]byte {
+	var out [][]byte
+	isWord := func(c byte) bool { return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c >= 0x80 }
+	for i := 0; i < len(s); {
+		if !isWord(s[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(s) && isWord(s[j]) {
+			j++
+		}
+		out = append(out, s[i:j])
+		i = j
+	}
+	return out
+}
+
+// checkPlain fails when text is reported plain but its lowercased words
+// differ from the words of its NormV1 normalization. It names texts by
+// index only: some come from the harmful data sets.
+func checkPlain(t *testing.T, what string, i int, text []byte) bool {
+	t.Helper()
+	low, ok := linear.PlainLower(nil, text)
+	if !ok {
+		return false
+	}
+	norm := linear.NormV1.Append(nil, text)
+	if !slices.EqualFunc(words(low), words(norm), func(a, b []byte) bool { return string(a) == string(b) }) {
+		t.Fatalf("%s %d: reported plain, but its words differ from the normalized text's", what, i)
+	}
+	return true
+}
+
+// shipped is the feature set of the fast path.
+var shipped = linear.Features{Bits: 16, MinN: 4, MaxN: 4, Words: true, Bigrams: true, Long: 8}
+
+// checkFast fails when the fast path answers for text with features other
+// than those of its NormV1 normalization.
+func checkFast(t *testing.T, what string, i int, text []byte) bool {
+	t.Helper()
+	got, ok := linear.FastFeatures(shipped, text)
+	if !ok {
+		return false
+	}
+	want := shipped.AppendFeatures(nil, linear.NormV1.Append(nil, text))
+	if !slices.Equal(got, want) {
+		t.Fatalf("%s %d: fast path gave %d features, normalized text %d (or other buckets)", what, i, len(got), len(want))
+	}
+	return true
+}
+
+// TestPlainLowerMatchesNormV1 is the differential test of the model's ASCII
+// fast path: whenever plainLower says a text is plain, the text it makes has
+// the same words as classifiers/normalize (plus foldDigits) makes.
+func TestFastPathMatchesNormV1(t *testing.T) {
+	fixed := []string{
+		"Hi! Could you help me plan a week of dinners? Thanks, you're a lifesaver!",
+		"wow!! that is great", "k i l l", "k.i.l.l", "a b", "I'm a cat", "x  y  z", "u.s.a.", "a 1 b",
+		"killl", "h3llo", "h!i", "$100 and 7 days", "10am", "covid19", "ab\x00cd", "BOOO", "e-mail", "a\nb\nc",
+	}
+	for i, s := range fixed {
+		checkPlain(t, "fixed", i, []byte(s))
+		checkFast(t, "fixed", i, []byte(s))
+	}
+	alphabet := []byte("abkKiIlL ..--__\n\t,:'?!1034579@$|/+=~*x\x00\x7f")
+	rng := rand.New(rand.NewPCG(7, 8))
+	plain, fast := 0, 0
+	for i := range 200000 {
+		s := make([]byte, rng.IntN(12))
+		if i%10 == 0 {
+			s = make([]byte, rng.IntN(100))
+		}
+		for k := range s {
+			s[k] = alphabet[rng.IntN(len(alphabet))]
+		}
+		if checkPlain(t, "random", i, s) {
+			plain++
+		}
+		if checkFast(t, "random", i, s) {
+			fast++
+		}
+	}
+	if plain < 1000 || fast < 1000 {
+		t.Errorf("only %d / %d random texts were plain / fast: the test checks little", plain, fast)
+	}
+	// Words of ordinary text with a letter now and then doubled or
+	// tripled, single letters, and separators.
+	vocab := []string{"kill", "the", "a", "i", "k", "b", "process", "aaa", "see", "seee", "internationalization",
+		"hello", "Hello", "HELLO", "don't", "x", "at", "!", "?", ".", ",", "-", "2024", "mp3", "10am", "@", "$5", "a-b"}
+	seps := []string{" ", "  ", ".", "-", "\n", ", ", "_", "", "!"}
+	for i := range 100000 {
+		var b []byte
+		for range rng.IntN(12) {
+			b = append(b, vocab[rng.IntN(len(vocab))]...)
+			b = append(b, seps[rng.IntN(len(seps))]...)
+		}
+		checkPlain(t, "words", i, b)
+		if checkFast(t, "words", i, b) {
+			fast++
+		}
+	}
+	corpus, err := train.LoadShared(filepath.Join("..", "..", "..", "shared", "data"))
+	if errors.Is(err, train.ErrNoData) || errors.Is(err, os.ErrNotExist) {
+		t.Log("shared data absent: checked generated texts only")
+		return
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, nf := 0, 0
+	for i, e := range corpus.Examples {
+		if checkPlain(t, "data row", i, []byte(e.Text)) {
+			n++
+		}
+		if checkFast(t, "data row", i, []byte(e.Text)) {
+			nf++
+		}
+	}
+	t.Logf("%d of %d data rows plain, %d on the fast path", n, len(corpus.Examples), nf)
+}
