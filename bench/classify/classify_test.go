@@ -8,16 +8,23 @@ import (
 
 	"github.com/openrai/raiserver/classifiers"
 	"github.com/openrai/raiserver/classifiers/ensemble"
+	"github.com/openrai/raiserver/classifiers/lexicon"
 	"github.com/openrai/raiserver/classifiers/linear"
 )
 
-// Inputs, named by shape. The English text is ordinary chat with a few
-// words that rules look at twice ("kill" a process, "shoot" a photo).
+// Inputs, named by shape. ASCII2K is ordinary English chat (an assistant's
+// answer); ASCIIHomonyms2K is chat dense with words the rules must look at
+// twice ("kill" a process, "shoot" the sunset, "lifesaver"), about one per
+// sentence, the slow case for the rule engine.
 var inputs = []struct {
 	name string
 	text []byte
 }{
-	{"ASCII2K", makeText("Hi! Could you help me plan a week of dinners for a family of four? We like pasta, " +
+	{"ASCII2K", makeText("Sure! Here is a simple plan for your week. On Monday, start with a short walk in the " +
+		"morning and a light breakfast with oats and fruit. Tuesday is a good day to batch-cook rice and " +
+		"roasted vegetables, so lunches are ready for the rest of the week. If you have questions about the " +
+		"recipes or want a shopping list, just let me know and I will put one together for you. ")},
+	{"ASCIIHomonyms2K", makeText("Hi! Could you help me plan a week of dinners for a family of four? We like pasta, " +
 		"grilled vegetables and fish, but my son won't eat mushrooms. Also, what's a quick way to kill a " +
 		"stuck process on my laptop? It froze while I was exporting photos from last weekend's hike, " +
 		"where we tried to shoot the sunset over the lake. Thanks so much, you're a lifesaver! ")},
@@ -67,6 +74,15 @@ func benchClassifier(b *testing.B, c classifiers.Classifier) {
 
 // BenchmarkStack is the whole stack the server runs (ensemble.Default).
 func BenchmarkStack(b *testing.B) { benchClassifier(b, stack(b)) }
+
+// BenchmarkLexicon is the rule classifier alone (normalization included).
+func BenchmarkLexicon(b *testing.B) {
+	l, err := lexicon.Default()
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchClassifier(b, l)
+}
 
 // BenchmarkLinear is the model alone (normalization included).
 func BenchmarkLinear(b *testing.B) { benchClassifier(b, model(b)) }
