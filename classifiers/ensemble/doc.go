@@ -33,5 +33,10 @@
 // blocks and the model moves severities by at most one level; on evasive
 // text, which rule lists miss, a sure model blocks.
 //
-// Dependencies: classifiers ← lexicon, linear ← ensemble ← analyzer.
+// When the rules and the model both take normalized text (NormalizedRules,
+// NormalizedModel: the lexicon and the linear model do), Classify
+// normalizes once and hands the same bytes to both; the findings are those
+// of the separate path.
+//
+// Dependencies: classifiers ← lexicon, linear, normalize ← ensemble ← analyzer.
 package ensemble

@@ -1,10 +1,12 @@
 package ensemble
 
 import (
+	"encoding/binary"
 	"sync"
 
 	"github.com/openrai/raiserver/classifiers"
 	"github.com/openrai/raiserver/classifiers/linear"
+	"github.com/openrai/raiserver/classifiers/normalize"
 )
 
 // N is the number of categories.
@@ -17,6 +19,19 @@ const N = int(classifiers.NumCategories)
 type Model interface {
 	Scores(text []byte, out *[N]float32)
 	Thresholds(c classifiers.Category) linear.Thresholds
+}
+
+// NormalizedRules is an optional ability of the rule classifier: Classify
+// for text already normalized by classifiers/normalize (norm and offs as
+// normalize.Normalizer.Append returns them). *lexicon.Classifier has it.
+type NormalizedRules interface {
+	ClassifyNormalized(dst []classifiers.Finding, text, norm []byte, offs []int32) []classifiers.Finding
+}
+
+// NormalizedModel is an optional ability of the model: Scores for text
+// already normalized by classifiers/normalize. *linear.Model has it.
+type NormalizedModel interface {
+	ScoresNormalized(norm []byte, out *[N]float32)
 }
 
 // Option configures an Ensemble.
@@ -80,7 +95,18 @@ type Ensemble struct {
 	model Model
 	thr   [N]linear.Thresholds
 	cfg   config
-	probs sync.Pool // *[N]float32: an interface call makes a local escape
+	// When both sides take normalized text, Classify normalizes once and
+	// hands the same bytes to both.
+	nrules NormalizedRules
+	nmodel NormalizedModel
+	norm   *normalize.Normalizer
+	pool   sync.Pool // *scratch: an interface call makes a local escape
+}
+
+type scratch struct {
+	norm []byte
+	offs []int32
+	p    [N]float32
 }
 
 var modelRule = [N]string{"model/hate", "model/sexual", "model/violence", "model/self_harm"}
@@ -92,6 +118,11 @@ func New(rules classifiers.Classifier, model Model, opts ...Option) *Ensemble {
 	e := &Ensemble{rules: rules, model: model, cfg: config{modelAlone: true, aloneMax: 1, vetoLow: true, evasion: true}}
 	for _, o := range opts {
 		o.apply(&e.cfg)
+	}
+	nr, ok1 := rules.(NormalizedRules)
+	nm, ok2 := model.(NormalizedModel)
+	if ok1 && ok2 {
+		e.nrules, e.nmodel, e.norm = nr, nm, normalize.New()
 	}
 	for c := range N {
 		switch {
@@ -170,8 +201,31 @@ func (e *Ensemble) combine(s uint8, l level, evasive bool) uint8 {
 // only the model finds gets one finding over the whole text.
 func (e *Ensemble) Classify(dst []classifiers.Finding, text []byte) []classifiers.Finding {
 	base := len(dst)
-	if e.rules != nil {
-		dst = e.rules.Classify(dst, text)
+	s, _ := e.pool.Get().(*scratch)
+	if s == nil {
+		s = &scratch{}
+	}
+	p := &s.p
+	switch {
+	case e.norm != nil:
+		// Normalize once for both sides.
+		s.norm, s.offs = e.norm.Append(s.norm[:0], s.offs[:0], text)
+		dst = e.nrules.ClassifyNormalized(dst, text, s.norm, s.offs)
+		if e.model != nil && isASCII(text) {
+			// The model's own path for plain ASCII (lower-casing only) is
+			// a little faster than featurizing normalized text; both give
+			// the same scores.
+			e.model.Scores(text, p)
+		} else {
+			e.nmodel.ScoresNormalized(s.norm, p)
+		}
+	default:
+		if e.rules != nil {
+			dst = e.rules.Classify(dst, text)
+		}
+		if e.model != nil {
+			e.model.Scores(text, p)
+		}
 	}
 	var lv [N]level
 	evasive := false
@@ -179,17 +233,11 @@ func (e *Ensemble) Classify(dst []classifiers.Finding, text []byte) []classifier
 		lv[c] = unsure
 	}
 	if e.model != nil {
-		p, _ := e.probs.Get().(*[N]float32)
-		if p == nil {
-			p = new([N]float32)
-		}
-		e.model.Scores(text, p)
 		anyConfident := false
 		for c := range N {
 			lv[c] = levelOf(e.thr[c], p[c])
 			anyConfident = anyConfident || lv[c] >= confident
 		}
-		e.probs.Put(p)
 		// Evasive spelling is a signal of its own: when the text spells
 		// words letter by letter or with leet digits, which the rules are
 		// most likely to miss, a confident model is taken as sure and may
@@ -202,6 +250,9 @@ func (e *Ensemble) Classify(dst []classifiers.Finding, text []byte) []classifier
 				}
 			}
 		}
+	}
+	if cap(s.norm) <= 1<<20 {
+		e.pool.Put(s)
 	}
 	var seen [N]bool
 	w := base
@@ -279,6 +330,22 @@ func Evasive(text []byte) bool {
 		}
 	}
 	return false
+}
+
+// isASCII reports whether text is all ASCII, eight bytes at a time.
+func isASCII(text []byte) bool {
+	i := 0
+	for ; i+8 <= len(text); i += 8 {
+		if binary.LittleEndian.Uint64(text[i:])&0x8080808080808080 != 0 {
+			return false
+		}
+	}
+	for ; i < len(text); i++ {
+		if text[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
 }
 
 func isLetter(c byte) bool { return c|0x20-'a' < 26 }

@@ -2,7 +2,9 @@ package lexicon
 
 import (
 	"bytes"
+	"encoding/binary"
 	"math/bits"
+	"slices"
 
 	"github.com/openrai/raiserver/classifiers"
 	"github.com/openrai/raiserver/classifiers/match"
@@ -75,11 +77,39 @@ func (c *Classifier) Classify(dst []classifiers.Finding, text []byte) []classifi
 	return dst
 }
 
+// ClassifyNormalized is Classify for a caller that has already normalized
+// text: norm and offs must be what normalize.New().Append(nil, nil, text)
+// returns for the same text (the normalized bytes and their offset map).
+// Findings are those of Classify(dst, text), spans in text. It lets a
+// caller that feeds several classifiers normalize once (the ensemble hands
+// the same bytes to the linear model's ScoresNormalized). It neither
+// modifies nor keeps norm and offs, and allocates nothing in steady state.
+func (c *Classifier) ClassifyNormalized(dst []classifiers.Finding, text, norm []byte, offs []int32) []classifiers.Finding {
+	if len(text) == 0 {
+		return dst
+	}
+	s := c.pool.Get().(*scratch)
+	ownNorm, ownOffs := s.norm, s.offs
+	s.norm, s.offs = norm, offs
+	dst = c.classifyNorm(s, dst, text)
+	s.norm, s.offs = ownNorm, ownOffs
+	if cap(s.matches) <= 1<<16 {
+		c.pool.Put(s)
+	}
+	return dst
+}
+
 func (c *Classifier) classify(s *scratch, dst []classifiers.Finding, text []byte) []classifiers.Finding {
 	s.norm, s.offs = c.norm.Append(s.norm[:0], s.offs[:0], text)
+	return c.classifyNorm(s, dst, text)
+}
+
+// classifyNorm classifies text whose normalized form and offset map are in
+// s.norm and s.offs; it only reads them.
+func (c *Classifier) classifyNorm(s *scratch, dst []classifiers.Finding, text []byte) []classifiers.Finding {
 	// Trigger words first, over the whole text.
 	s.matches = s.scan(c.m, s.matches[:0], s.norm, 0)
-	if len(s.matches) == 0 {
+	if !c.anyTrigger(s.matches, text, s.offs) {
 		return dst
 	}
 	s.trig = append(s.trig[:0], s.matches...)
@@ -191,6 +221,32 @@ func (c *Classifier) anyTerm(s *scratch) bool {
 	return false
 }
 
+// stretchOK reports whether every normalized byte ns+j with bit j set in
+// stretch came from a stretched run of the source.
+func stretchOK(stretch uint64, text []byte, offs []int32, ns int) bool {
+	for b := stretch; b != 0; b &= b - 1 {
+		if !stretched(text, offs, ns+trailingZeros(b)) {
+			return false
+		}
+	}
+	return true
+}
+
+// anyTrigger reports whether a trigger match makes an event: a match of a
+// single-letter variant ("of" for "off") whose letter did not come from a
+// stretched run makes none. Without such a match there is no finding, and
+// on ordinary English those false triggers were most of the lexicon's work.
+// (When there is one, the false ones still open context windows as before,
+// so findings do not change.)
+func (c *Classifier) anyTrigger(ms []match.Match, text []byte, offs []int32) bool {
+	for _, m := range ms {
+		if st := c.tpats[m.Pattern].stretch; st == 0 || stretchOK(st, text, offs, int(m.End)-c.m.Len(m.Pattern)) {
+			return true
+		}
+	}
+	return false
+}
+
 // scan appends the matches of m in t (and in its i and l readings of the
 // leet '1'), with End shifted by off.
 func (s *scratch) scan(m *match.Matcher, dst []match.Match, t []byte, off int32) []match.Match {
@@ -225,15 +281,24 @@ func (c *Classifier) scanContext(s *scratch) {
 	// borders are found by walking out from the trigger, so text far from
 	// any trigger is not read again.
 	lo, hi := -1, -1
+	// windowEnd(t, st) was we for a start at or before st whose first
+	// break at or after it is at br: the same for any st <= br.
+	we, br := 0, -1
+	end := func(st int) int {
+		if st > br {
+			we, br = windowEnd(t, st)
+		}
+		return we
+	}
 	for _, m := range s.matches {
 		st := int(m.End) - c.m.Len(m.Pattern)
 		if lo >= 0 && st < hi {
 			// Inside the current window: its sentence's neighbours may
 			// still reach further.
-			hi = max(hi, windowEnd(t, st))
+			hi = max(hi, end(st))
 			continue
 		}
-		a, b := windowStart(t, st), windowEnd(t, st)
+		a, b := windowStart(t, st), end(st)
 		if lo >= 0 && a <= hi {
 			hi = max(hi, b)
 			continue
@@ -263,17 +328,20 @@ func windowStart(t []byte, i int) int {
 }
 
 // windowEnd returns the end of the sentence after the one holding byte i
-// (len(t) if there is none): the byte after the second break at or after i.
-func windowEnd(t []byte, i int) int {
-	n := 0
+// (len(t) if there is none): the byte after the second break at or after i;
+// and the position of the first break at or after i (len(t) if none).
+func windowEnd(t []byte, i int) (end, first int) {
+	first = len(t)
 	for p := i; p < len(t); p++ {
 		if isBreak[t[p]] {
-			if n++; n == 2 {
-				return p + 1
+			if first == len(t) {
+				first = p
+				continue
 			}
+			return p + 1, first
 		}
 	}
-	return len(t)
+	return len(t), first
 }
 
 // isBreak marks the bytes that end a sentence for the rule engine.
@@ -307,50 +375,32 @@ func (c *Classifier) buildEvents(s *scratch, text []byte) {
 		} else {
 			pr, ns = &c.cpats[m.Pattern], int(m.End)-c.cm.Len(m.Pattern)
 		}
-		if pr.stretch != 0 {
-			ok := true
-			for b := pr.stretch; b != 0; b &= b - 1 {
-				if !stretched(text, s.offs, ns+trailingZeros(b)) {
-					ok = false
-					break
-				}
-			}
-			if !ok {
-				continue
-			}
+		if pr.stretch != 0 && !stretchOK(pr.stretch, text, s.offs, ns) {
+			continue
 		}
-		s.insert(event{info: pr.info, ns: int32(ns), ne: m.End})
+		s.events = append(s.events, event{info: pr.info, ns: int32(ns), ne: m.End})
 	}
+	s.sortEvents()
 	// Token and sentence indices in one forward walk.
-	t := s.norm
-	pos, tok, sent := 0, int32(0), int32(0)
-	prevWord, prevBreak := false, false
+	var w walker
 	for i := range s.events {
 		ev := &s.events[i]
-		for ; pos < int(ev.ns); pos++ {
-			ch := t[pos]
-			w := normalize.IsWordByte(ch)
-			if w && !prevWord {
-				tok++
-			}
-			prevWord = w
-			br := ch == '!' || ch == '?' || ch == ';' || ch == '\n' ||
-				ch == '.' && (pos+1 == len(t) || !normalize.IsWordByte(t[pos+1]))
-			if br && !prevBreak {
-				sent++
-			}
-			if !w {
-				prevBreak = br || (prevBreak && ch == ' ')
-			} else {
-				prevBreak = false
-			}
-		}
-		ev.ts = tok
-		ev.te = tok + c.infos[ev.info].words
-		ev.sent = sent
+		w.walk(s.norm, int(ev.ns))
+		ev.ts = w.tok
+		ev.te = w.tok + c.infos[ev.info].words
+		ev.sent = w.sent
 	}
-	// Compound events: class A directly followed by class B.
-	for _, cp := range c.compounds {
+	// Compound events: class A directly followed by class B. Compounds
+	// whose A class no event holds are skipped (bit k of info.compA: the
+	// key is in compound k's class A; all bits set past 64 compounds).
+	var have uint64
+	for i := range s.events {
+		have |= c.infos[s.events[i].info].compA
+	}
+	for k, cp := range c.compounds {
+		if k < 64 && have&(1<<k) == 0 {
+			continue
+		}
 		s.tmp = s.tmp[:0]
 		for i := range s.events {
 			e1 := &s.events[i]
@@ -370,8 +420,128 @@ func (c *Classifier) buildEvents(s *scratch, text []byte) {
 		for _, ev := range s.tmp {
 			s.insert(ev)
 		}
+		if len(s.tmp) > 0 {
+			have |= c.infos[cp.info].compA
+		}
 	}
 }
+
+// walker counts tokens (runs of word bytes) and sentences of normalized
+// text from its start, one forward walk for all events.
+type walker struct {
+	pos                 int
+	tok, sent           int32
+	prevWord, prevBreak bool
+}
+
+const (
+	ones8 = 0x0101010101010101
+	high8 = 0x8080808080808080
+)
+
+// words8 has the high bit of each byte of x set where the byte is a word
+// byte (a-z, 0-9 or >= 0x80, as normalize.IsWordByte: normalized text has
+// no upper case).
+func words8(x uint64) uint64 {
+	y := x &^ high8
+	in := func(v uint64, lo, hi byte) uint64 {
+		return (v + (0x80-uint64(lo))*ones8) &^ (v + (0x80-uint64(hi)-1)*ones8)
+	}
+	return (in(y, 'a', 'z') | in(y, '0', '9') | x) & high8
+}
+
+// hasBreak8 reports whether a byte of x may end a sentence.
+func hasBreak8(x uint64) bool {
+	z := func(c byte) uint64 { v := x ^ uint64(c)*ones8; return (v - ones8) &^ v }
+	return (z('.')|z('!')|z('?')|z(';')|z('\n'))&high8 != 0
+}
+
+// walk advances to byte end of t. Eight bytes without a sentence break
+// are counted at once; the byte loop is the definition.
+func (w *walker) walk(t []byte, end int) {
+	pos := w.pos
+	for pos < end {
+		if pos+8 <= end {
+			if x := binary.LittleEndian.Uint64(t[pos:]); !hasBreak8(x) {
+				wm := words8(x)
+				prev := wm << 8
+				if w.prevWord {
+					prev |= 0x80
+				}
+				w.tok += int32(bits.OnesCount64(wm &^ prev))
+				w.prevWord = wm>>63 != 0
+				// No break: a word byte or any byte but a space ends a
+				// run of breaks.
+				w.prevBreak = w.prevBreak && x == 0x20*ones8
+				pos += 8
+				continue
+			}
+		}
+		stop := min(pos+8, end)
+		for ; pos < stop; pos++ {
+			ch := t[pos]
+			wd := normalize.IsWordByte(ch)
+			if wd && !w.prevWord {
+				w.tok++
+			}
+			w.prevWord = wd
+			br := ch == '!' || ch == '?' || ch == ';' || ch == '\n' ||
+				ch == '.' && (pos+1 == len(t) || !normalize.IsWordByte(t[pos+1]))
+			if br && !w.prevBreak {
+				w.sent++
+			}
+			if !wd {
+				w.prevBreak = br || (w.prevBreak && ch == ' ')
+			} else {
+				w.prevBreak = false
+			}
+		}
+	}
+	w.pos = pos
+}
+
+// sortEvents orders s.events as inserting them one by one would (see
+// insert): by start, longest first on ties, equal spans in their order,
+// and a later exact duplicate dropped.
+func (s *scratch) sortEvents() {
+	ev := s.events
+	sorted := true
+	for i := 1; i < len(ev); i++ {
+		if eventLess(&ev[i], &ev[i-1]) {
+			sorted = false
+			break
+		}
+	}
+	if !sorted {
+		slices.SortStableFunc(ev, func(a, b event) int {
+			switch {
+			case eventLess(&a, &b):
+				return -1
+			case eventLess(&b, &a):
+				return 1
+			}
+			return 0
+		})
+	}
+	w := 0
+	for i := range ev {
+		dup := false
+		for k := w - 1; k >= 0 && ev[k].ns == ev[i].ns; k-- {
+			if ev[k].info == ev[i].info && ev[k].ne == ev[i].ne {
+				dup = true
+				break
+			}
+		}
+		if !dup {
+			ev[w] = ev[i]
+			w++
+		}
+	}
+	s.events = ev[:w]
+}
+
+// eventLess orders events by start, longer first.
+func eventLess(a, b *event) bool { return a.ns < b.ns || a.ns == b.ns && a.ne > b.ne }
 
 // insert adds ev keeping events sorted by start (longest first on ties) and
 // drops an exact duplicate (the same key found twice by the i/l rescans).

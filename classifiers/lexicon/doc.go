@@ -23,7 +23,8 @@
 // A Classifier is immutable after New and safe for concurrent use; per-call
 // scratch comes from a sync.Pool and Classify allocates nothing in steady
 // state. Text without any trigger word costs one normalization and one
-// automaton scan.
+// automaton scan. ClassifyNormalized takes text a caller has already
+// normalized (the ensemble normalizes once for the rules and the model).
 //
 // Dependencies: lexicon imports classifiers, classifiers/normalize and
 // classifiers/match (segmenter ← classifiers ← analyzer ← server ← cmd).

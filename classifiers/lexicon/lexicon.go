@@ -118,6 +118,7 @@ type info struct {
 	words  int32      // tokens the key spans
 	prefix bool       // key may continue inside the last word
 	rules  [3][]int32 // rules anchored on the key's classes, per action
+	compA  uint64     // bit k: the key is in class A of compound k (all bits past 64)
 	// trigger: the key can lead to a finding (it is a term, anchors a
 	// finding rule, or makes a compound that does). A text without any
 	// trigger has no findings and skips the rule engine.
@@ -247,6 +248,18 @@ func New(opts ...Option) (*Classifier, error) {
 		for i := range c.infos {
 			if in := &c.infos[i]; in.m.has(cp.a) || in.m.has(cp.b) {
 				in.trigger = true
+			}
+		}
+	}
+	for i := range c.infos {
+		in := &c.infos[i]
+		for k, cp := range c.compounds {
+			if in.m.has(cp.a) {
+				if k >= 64 {
+					in.compA = ^uint64(0)
+					break
+				}
+				in.compA |= 1 << k
 			}
 		}
 	}

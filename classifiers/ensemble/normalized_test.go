@@ -1,0 +1,110 @@
+package ensemble_test
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/openrai/raiserver/classifiers"
+	"github.com/openrai/raiserver/classifiers/ensemble"
+	"github.com/openrai/raiserver/classifiers/lexicon"
+	"github.com/openrai/raiserver/classifiers/linear"
+)
+
+// plainRules and plainModel hide the normalized entry points, so an
+// ensemble of them takes the old path: the rules and the model each
+// normalize the raw text themselves.
+type plainRules struct{ l *lexicon.Classifier }
+
+func (r plainRules) Classify(dst []classifiers.Finding, text []byte) []classifiers.Finding {
+	return r.l.Classify(dst, text)
+}
+
+type plainModel struct{ m *linear.Model }
+
+func (p plainModel) Scores(text []byte, out *[ensemble.N]float32) { p.m.Scores(text, out) }
+func (p plainModel) Thresholds(c classifiers.Category) linear.Thresholds {
+	return p.m.Thresholds(c)
+}
+
+// TestNormalizeOnceMatchesSeparate checks that the default ensemble, which
+// normalizes once and hands the bytes to lexicon.ClassifyNormalized and
+// linear.ScoresNormalized, reports exactly what the rules and the model
+// report when each normalizes the raw text: on generated texts built from
+// the lexicon's own words with evasive spellings, and on every row of
+// ../shared/data when present. Texts are never printed; a mismatch names
+// its index only.
+func TestNormalizeOnceMatchesSeparate(t *testing.T) {
+	l, err := lexicon.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := linear.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	once := ensemble.New(l, m)
+	separate := ensemble.New(plainRules{l}, plainModel{m})
+	n := 100000
+	if testing.Short() {
+		n = 10000
+	}
+	shared := sharedTexts(t)
+	if raceEnabled {
+		n, shared = 3000, shared[:min(len(shared), 3000)]
+	}
+	if shared == nil {
+		t.Log("../shared/data is absent: generated texts only")
+	}
+	sets := []struct {
+		name  string
+		texts []string
+	}{{"generated", generated(t, n)}, {"shared", shared}}
+	var a, b []classifiers.Finding
+	var pa, pb [ensemble.N]float32
+	for _, set := range sets {
+		bad := 0
+		for i, s := range set.texts {
+			text := []byte(s)
+			a = once.Classify(a[:0], text)
+			b = separate.Classify(b[:0], text)
+			m.Scores(text, &pa)
+			norm, offs := normalizeText(text)
+			m.ScoresNormalized(norm, &pb)
+			la := l.ClassifyNormalized(nil, text, norm, offs)
+			lb := l.Classify(nil, text)
+			if !slices.Equal(a, b) || pa != pb || !slices.Equal(la, lb) {
+				if bad++; bad <= 5 {
+					t.Errorf("%s text %d: normalizing once changes the result", set.name, i)
+				}
+			}
+		}
+		if bad > 0 {
+			t.Errorf("%s: %d of %d texts differ", set.name, bad, len(set.texts))
+		}
+	}
+}
+
+// FuzzNormalizeOnce checks normalizing once against the separate path on
+// arbitrary bytes.
+func FuzzNormalizeOnce(f *testing.F) {
+	for _, s := range []string{"", "k i l l", "K1ll th3m", "Привет, кill", "a.b.c.d e", "ki\u200bll!!! ok"} {
+		f.Add([]byte(s))
+	}
+	l, err := lexicon.Default()
+	if err != nil {
+		f.Fatal(err)
+	}
+	m, err := linear.Default()
+	if err != nil {
+		f.Fatal(err)
+	}
+	once := ensemble.New(l, m)
+	separate := ensemble.New(plainRules{l}, plainModel{m})
+	f.Fuzz(func(t *testing.T, text []byte) {
+		a := once.Classify(nil, text)
+		b := separate.Classify(nil, text)
+		if !slices.Equal(a, b) {
+			t.Errorf("normalizing once changes the findings (%d bytes)", len(text))
+		}
+	})
+}
