@@ -47,6 +47,7 @@ type config struct {
 	vetoLow     bool
 	lowerMedium bool
 	evasion     bool
+	aloneFloor  float32
 	thresholds  [N]*linear.Thresholds
 }
 
@@ -55,6 +56,17 @@ type config struct {
 // and MEDIUM on evasive text (where a confident model counts as sure).
 // Default true.
 func WithModelAlone(on bool) Option { return optionFunc(func(c *config) { c.modelAlone = on }) }
+
+// WithModelAloneFloor sets the least probability at which the model alone
+// reports a category on clean (not evasive) text, on top of its calibrated
+// High threshold. Default 0.9. The High thresholds are calibrated on the
+// development negatives, which are mostly tweets and test prompts; on short
+// everyday chat prompts ("tell me a joke about …") the model's probabilities
+// for thinly trained categories run higher, and without a floor it tags such
+// prompts LOW.
+func WithModelAloneFloor(p float32) Option {
+	return optionFunc(func(c *config) { c.aloneFloor = min(max(p, 0), 1) })
+}
 
 // WithModelAloneMax caps the severity the model alone can give to text
 // without evasive spelling (1 or 2). Default 1: on clean text only the
@@ -115,7 +127,7 @@ var modelRule = [N]string{"model/hate", "model/sexual", "model/violence", "model
 // other is used alone, with the same mapping as if the missing side had
 // found nothing or were neutral).
 func New(rules classifiers.Classifier, model Model, opts ...Option) *Ensemble {
-	e := &Ensemble{rules: rules, model: model, cfg: config{modelAlone: true, aloneMax: 1, vetoLow: true, evasion: true}}
+	e := &Ensemble{rules: rules, model: model, cfg: config{modelAlone: true, aloneMax: 1, vetoLow: true, evasion: true, aloneFloor: 0.9}}
 	for _, o := range opts {
 		o.apply(&e.cfg)
 	}
@@ -251,6 +263,7 @@ func (e *Ensemble) Classify(dst []classifiers.Finding, text []byte) []classifier
 			}
 		}
 	}
+	probs := *p
 	if cap(s.norm) <= 1<<20 {
 		e.pool.Put(s)
 	}
@@ -270,7 +283,7 @@ func (e *Ensemble) Classify(dst []classifiers.Finding, text []byte) []classifier
 	clear(dst[w:])
 	dst = dst[:w]
 	for c := range N {
-		if seen[c] {
+		if seen[c] || !evasive && probs[c] < e.cfg.aloneFloor {
 			continue
 		}
 		if s := e.combine(0, lv[c], evasive); s > 0 {

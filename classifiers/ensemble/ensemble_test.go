@@ -66,7 +66,8 @@ func TestCombination(t *testing.T) {
 		{"high kept", fakeRules{rule(v, 4)}, pWeak, nil, 4, true},
 		{"high raised", fakeRules{rule(v, 4)}, pSure, nil, 5, true},
 		{"max capped", fakeRules{rule(v, 5)}, pSure, nil, 5, true},
-		{"override thresholds", nil, pWeak, []ensemble.Option{ensemble.WithModelAloneMax(2), ensemble.WithThresholds(v, linear.Thresholds{Low: 0.1, Medium: 0.2, High: 0.3})}, 2, false},
+		{"model sure alone, under the floor", nil, pSure, []ensemble.Option{ensemble.WithModelAloneFloor(0.97)}, 0, false},
+		{"override thresholds", nil, pWeak, []ensemble.Option{ensemble.WithModelAloneMax(2), ensemble.WithModelAloneFloor(0), ensemble.WithThresholds(v, linear.Thresholds{Low: 0.1, Medium: 0.2, High: 0.3})}, 2, false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
