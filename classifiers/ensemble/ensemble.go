@@ -1,7 +1,6 @@
 package ensemble
 
 import (
-	"encoding/binary"
 	"sync"
 
 	"github.com/openrai/raiserver/classifiers"
@@ -223,14 +222,7 @@ func (e *Ensemble) Classify(dst []classifiers.Finding, text []byte) []classifier
 		// Normalize once for both sides.
 		s.norm, s.offs = e.norm.Append(s.norm[:0], s.offs[:0], text)
 		dst = e.nrules.ClassifyNormalized(dst, text, s.norm, s.offs)
-		if e.model != nil && isASCII(text) {
-			// The model's own path for plain ASCII (lower-casing only) is
-			// a little faster than featurizing normalized text; both give
-			// the same scores.
-			e.model.Scores(text, p)
-		} else {
-			e.nmodel.ScoresNormalized(s.norm, p)
-		}
+		e.nmodel.ScoresNormalized(s.norm, p)
 	default:
 		if e.rules != nil {
 			dst = e.rules.Classify(dst, text)
@@ -343,22 +335,6 @@ func Evasive(text []byte) bool {
 		}
 	}
 	return false
-}
-
-// isASCII reports whether text is all ASCII, eight bytes at a time.
-func isASCII(text []byte) bool {
-	i := 0
-	for ; i+8 <= len(text); i += 8 {
-		if binary.LittleEndian.Uint64(text[i:])&0x8080808080808080 != 0 {
-			return false
-		}
-	}
-	for ; i < len(text); i++ {
-		if text[i] >= 0x80 {
-			return false
-		}
-	}
-	return true
 }
 
 func isLetter(c byte) bool { return c|0x20-'a' < 26 }

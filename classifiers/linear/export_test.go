@@ -12,3 +12,18 @@ func FastFeatures(f Features, text []byte) ([]uint32, bool) {
 	}
 	return f.appendPlain(nil, low)
 }
+
+// NormFeatures is the fast path of ScoresNormalized: the features of text
+// normalized by classifiers/normalize, or false when it needs the ordinary
+// featurization.
+func NormFeatures(f Features, norm []byte) ([]uint32, bool) {
+	text := append([]byte(nil), norm...)
+	ascii, digits := scanNorm(text)
+	if digits {
+		foldDigits(text)
+	}
+	if !ascii {
+		return nil, false
+	}
+	return f.appendPlain(nil, text)
+}

@@ -1,6 +1,7 @@
 package linear
 
 import (
+	"encoding/binary"
 	"math"
 	"sync"
 
@@ -161,9 +162,44 @@ func (m *Model) ScoresNormalized(norm []byte, out *[N]float32) {
 		return
 	}
 	s := m.pool.Get().(*scratch)
-	s.text = append(s.text[:0], norm...)
-	foldDigits(s.text)
-	m.score(s, out)
+	text := norm
+	ascii, digits := scanNorm(norm)
+	if digits {
+		s.text = append(s.text[:0], norm...)
+		foldDigits(s.text)
+		text = s.text
+	}
+	if m.fast && ascii {
+		// Normalized ASCII text is what lowerPlain makes of plain text;
+		// appendPlain refuses the rare words (a run of three, a spelled
+		// chain) it would featurize differently.
+		var ok bool
+		if s.feats, ok = m.p.Features.appendPlain(s.feats[:0], text); ok {
+			m.scoreFeatures(s.feats, out)
+			m.put(s)
+			return
+		}
+	}
+	s.feats = m.p.Features.AppendFeatures(s.feats[:0], text)
+	m.scoreFeatures(s.feats, out)
+	m.put(s)
+}
+
+// scanNorm reports whether b is all ASCII and whether it holds an ASCII
+// digit, eight bytes at a time.
+func scanNorm(b []byte) (ascii, digits bool) {
+	var hi uint64
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		x := binary.LittleEndian.Uint64(b[i:])
+		hi |= x
+		digits = digits || hasDigit8(x)
+	}
+	for ; i < len(b); i++ {
+		hi |= uint64(b[i])
+		digits = digits || b[i]-'0' < 10
+	}
+	return hi&0x8080808080808080 == 0, digits
 }
 
 // score featurizes s.text, sets out and returns s to the pool.

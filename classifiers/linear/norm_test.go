@@ -10,7 +10,19 @@ import (
 
 	"github.com/openrai/raiserver/classifiers/linear"
 	"github.com/openrai/raiserver/classifiers/linear/train"
+	"github.com/openrai/raiserver/classifiers/normalize"
 )
+
+// normalizer is what the ensemble hands ScoresNormalized: classifiers/normalize
+// alone, without the model's digit folding.
+var normalizer = normText{normalize.New()}
+
+type normText struct{ n *normalize.Normalizer }
+
+func (n normText) AppendString(text []byte) []byte {
+	out, _ := n.n.Append(nil, nil, text)
+	return out
+}
 
 // words splits normalized text into its words (runs of a-z, 0-9 and
 // non-ASCII bytes), which is all featurization reads.
@@ -66,6 +78,21 @@ func checkFast(t *testing.T, what string, i int, text []byte) bool {
 	return true
 }
 
+// checkNormFast fails when the fast path of ScoresNormalized answers for
+// text with features other than those of its NormV1 normalization.
+func checkNormFast(t *testing.T, what string, i int, text []byte) bool {
+	t.Helper()
+	got, ok := linear.NormFeatures(shipped, normalizer.AppendString(text))
+	if !ok {
+		return false
+	}
+	want := shipped.AppendFeatures(nil, linear.NormV1.Append(nil, text))
+	if !slices.Equal(got, want) {
+		t.Fatalf("%s %d: normalized fast path gave %d features, normalized text %d (or other buckets)", what, i, len(got), len(want))
+	}
+	return true
+}
+
 // TestPlainLowerMatchesNormV1 is the differential test of the model's ASCII
 // fast path: whenever plainLower says a text is plain, the text it makes has
 // the same words as classifiers/normalize (plus foldDigits) makes.
@@ -78,10 +105,11 @@ func TestFastPathMatchesNormV1(t *testing.T) {
 	for i, s := range fixed {
 		checkPlain(t, "fixed", i, []byte(s))
 		checkFast(t, "fixed", i, []byte(s))
+		checkNormFast(t, "fixed", i, []byte(s))
 	}
 	alphabet := []byte("abkKiIlL ..--__\n\t,:'?!1034579@$|/+=~*x\x00\x7f")
 	rng := rand.New(rand.NewPCG(7, 8))
-	plain, fast := 0, 0
+	plain, fast, normFast := 0, 0, 0
 	for i := range 200000 {
 		s := make([]byte, rng.IntN(12))
 		if i%10 == 0 {
@@ -96,14 +124,18 @@ func TestFastPathMatchesNormV1(t *testing.T) {
 		if checkFast(t, "random", i, s) {
 			fast++
 		}
+		if checkNormFast(t, "random", i, s) {
+			normFast++
+		}
 	}
-	if plain < 1000 || fast < 1000 {
-		t.Errorf("only %d / %d random texts were plain / fast: the test checks little", plain, fast)
+	if plain < 1000 || fast < 1000 || normFast < 1000 {
+		t.Errorf("only %d / %d / %d random texts were plain / fast / normalized fast: the test checks little", plain, fast, normFast)
 	}
 	// Words of ordinary text with a letter now and then doubled or
 	// tripled, single letters, and separators.
 	vocab := []string{"kill", "the", "a", "i", "k", "b", "process", "aaa", "see", "seee", "internationalization",
-		"hello", "Hello", "HELLO", "don't", "x", "at", "!", "?", ".", ",", "-", "2024", "mp3", "10am", "@", "$5", "a-b"}
+		"hello", "Hello", "HELLO", "don't", "x", "at", "!", "?", ".", ",", "-", "2024", "mp3", "10am", "@", "$5", "a-b",
+		"\uff4b\uff49\uff4c\uff4c", "\u0441at", "\U0001d41b\U0001d428\U0001d425\U0001d41d", "k\u200bill", "caf\u00e9"}
 	seps := []string{" ", "  ", ".", "-", "\n", ", ", "_", "", "!"}
 	for i := range 100000 {
 		var b []byte
@@ -115,6 +147,7 @@ func TestFastPathMatchesNormV1(t *testing.T) {
 		if checkFast(t, "words", i, b) {
 			fast++
 		}
+		checkNormFast(t, "words", i, b)
 	}
 	corpus, err := train.LoadShared(filepath.Join("..", "..", "..", "shared", "data"))
 	if errors.Is(err, train.ErrNoData) || errors.Is(err, os.ErrNotExist) {
@@ -132,6 +165,7 @@ func TestFastPathMatchesNormV1(t *testing.T) {
 		if checkFast(t, "data row", i, []byte(e.Text)) {
 			nf++
 		}
+		checkNormFast(t, "data row", i, []byte(e.Text))
 	}
 	t.Logf("%d of %d data rows plain, %d on the fast path", n, len(corpus.Examples), nf)
 }

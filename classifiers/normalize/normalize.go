@@ -355,7 +355,7 @@ func block8(x uint64, p2, p1 byte, detect, next bool) (uint64, bool) {
 	}
 	letter := (y + (0x80-'a')*ones) &^ (y + (0x80-'z'-1)*ones) & high
 	e1 := zeroMask(y ^ (y<<8 | uint64(p1)))
-	e2 := zeroMask(y ^ (y<<16 | uint64(p2)<<8 | uint64(p1)))
+	e2 := zeroMask(y ^ (y<<16 | uint64(p1)<<8 | uint64(p2)))
 	if e1&e2&letter != 0 {
 		return 0, false
 	}

@@ -114,6 +114,33 @@ func TestDifferentialSlow(t *testing.T) {
 	}
 }
 
+// TestDifferentialSlowPlain is TestDifferentialSlow on mostly plain ASCII
+// chat, where the block paths do the work: words, letters standing alone,
+// numbers, line breaks and punctuation, with now and then something for the
+// later passes (a separated spelling, a run of three, leetspeak, a
+// look-alike rune).
+func TestDifferentialSlowPlain(t *testing.T) {
+	n := New()
+	common := []string{"hello", "the", "Process", "weekend", "a", "I", "e", "g", "2024", "10", "9", "mp3", "x",
+		"don't", "well", "see", "Too", "you're", "vs", "ok"}
+	seps := []string{" ", " ", " ", ", ", ". ", "\n", "-", ".", "! ", "? ", "'", "(", ")", ":", "/", "@", "$", "|"}
+	rare := []string{"k.i.l.l", "k i l l", "diiie", "h3llo", "a$$", "\u043a", "  ", "\n\n", "\t", "!x", "1", "e.g.", "u.s.a"}
+	r := rand.New(rand.NewPCG(13, 14))
+	var b []byte
+	for range 20000 {
+		b = b[:0]
+		for range 5 + r.IntN(60) {
+			if r.IntN(25) == 0 {
+				b = append(b, rare[r.IntN(len(rare))]...)
+			} else {
+				b = append(b, common[r.IntN(len(common))]...)
+			}
+			b = append(b, seps[r.IntN(len(seps))]...)
+		}
+		checkSame(t, n, b)
+	}
+}
+
 func FuzzDifferentialSlow(f *testing.F) {
 	for _, s := range []string{"", "hello world", "k.i.l.l", "a b c d", "Hello  World. How are you? I am fine",
 		"diiiie now", "h3ll0 w0rld", "Привет мир kill", "ｋｉｌｌ", "ok so k i l l you ok"} {
