@@ -188,18 +188,25 @@ func (m *Model) ScoresNormalized(norm []byte, out *[N]float32) {
 // scanNorm reports whether b is all ASCII and whether it holds an ASCII
 // digit, eight bytes at a time.
 func scanNorm(b []byte) (ascii, digits bool) {
-	var hi uint64
+	const (
+		ones = 0x0101010101010101
+		high = 0x8080808080808080
+	)
+	var hi, dig uint64
 	i := 0
 	for ; i+8 <= len(b); i += 8 {
 		x := binary.LittleEndian.Uint64(b[i:])
+		y := x &^ high
 		hi |= x
-		digits = digits || hasDigit8(x)
+		dig |= (y + (0x80-'0')*ones) &^ (y + (0x80-'9'-1)*ones) &^ x
 	}
 	for ; i < len(b); i++ {
 		hi |= uint64(b[i])
-		digits = digits || b[i]-'0' < 10
+		if b[i]-'0' < 10 {
+			dig = high
+		}
 	}
-	return hi&0x8080808080808080 == 0, digits
+	return hi&high == 0, dig&high != 0
 }
 
 // score featurizes s.text, sets out and returns s to the pool.

@@ -1,0 +1,49 @@
+package match
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// TestSplitMatchesSequential checks the interleaved two-half scan of long
+// texts against one scan from the start: the same matches in the same
+// order, whatever the patterns' lengths and boundaries, with matches at and
+// around the middle and across it.
+func TestSplitMatchesSequential(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	isWord := func(c byte) bool { return c >= 'a' && c <= 'z' || c >= 0x80 }
+	alpha := []byte("abcdefgh  .'-\xc3\xa9")
+	for round := range 3000 {
+		var pats []Pattern
+		for range 1 + r.IntN(30) {
+			b := make([]byte, 1+r.IntN(12))
+			for i := range b {
+				b[i] = alpha[r.IntN(len(alpha))]
+			}
+			pats = append(pats, Pattern{Bytes: b, LeftWord: r.IntN(3) != 0, RightWord: r.IntN(3) != 0})
+		}
+		m, err := Compile(pats, isWord)
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := make([]byte, splitMin+r.IntN(1500))
+		for i := range text {
+			if r.IntN(4) == 0 {
+				text[i] = alpha[r.IntN(len(alpha))]
+			} else {
+				text[i] = alpha[r.IntN(4)]
+			}
+		}
+		if round%3 == 0 {
+			// A pattern straddling the middle.
+			p := pats[r.IntN(len(pats))].Bytes
+			copy(text[len(text)/2-r.IntN(len(p)+1):], p)
+		}
+		got := m.AppendMatches([]Match{{Pattern: -1}}, text)
+		want := m.scan([]Match{{Pattern: -1}}, text, 0, len(text), m.start, 0)
+		if !slices.Equal(got, want) {
+			t.Fatalf("round %d (%d bytes): split scan gave %d matches, sequential %d (or another order)", round, len(text), len(got)-1, len(want)-1)
+		}
+	}
+}
