@@ -17,11 +17,7 @@ func FastFeatures(f Features, text []byte) ([]uint32, bool) {
 // normalized by classifiers/normalize, or false when it needs the ordinary
 // featurization.
 func NormFeatures(f Features, norm []byte) ([]uint32, bool) {
-	text := append([]byte(nil), norm...)
-	ascii, digits := scanNorm(text)
-	if digits {
-		foldDigits(text)
-	}
+	text, _, ascii := foldNorm(nil, norm)
 	if !ascii {
 		return nil, false
 	}

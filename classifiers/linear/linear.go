@@ -162,51 +162,52 @@ func (m *Model) ScoresNormalized(norm []byte, out *[N]float32) {
 		return
 	}
 	s := m.pool.Get().(*scratch)
-	text := norm
-	ascii, digits := scanNorm(norm)
-	if digits {
-		s.text = append(s.text[:0], norm...)
-		foldDigits(s.text)
-		text = s.text
-	}
+	var text []byte
+	var ascii, ok bool
+	text, s.text, ascii = foldNorm(s.text, norm)
 	if m.fast && ascii {
 		// Normalized ASCII text is what lowerPlain makes of plain text;
 		// appendPlain refuses the rare words (a run of three, a spelled
 		// chain) it would featurize differently.
-		var ok bool
-		if s.feats, ok = m.p.Features.appendPlain(s.feats[:0], text); ok {
-			m.scoreFeatures(s.feats, out)
-			m.put(s)
-			return
-		}
+		s.feats, ok = m.p.Features.appendPlain(s.feats[:0], text)
 	}
-	s.feats = m.p.Features.AppendFeatures(s.feats[:0], text)
+	if !ok {
+		s.feats = m.p.Features.AppendFeatures(s.feats[:0], text)
+	}
 	m.scoreFeatures(s.feats, out)
 	m.put(s)
+}
+
+// foldNorm returns normalized text as NormV1 has it: norm itself, or, when
+// norm holds a digit, a copy in buf (returned for reuse) with foldDigits
+// applied. ascii reports whether norm is all ASCII.
+func foldNorm(buf, norm []byte) (text, newBuf []byte, ascii bool) {
+	ascii, digits := scanNorm(norm)
+	if !digits {
+		return norm, buf, ascii
+	}
+	buf = append(buf[:0], norm...)
+	foldDigits(buf)
+	return buf, buf, ascii
 }
 
 // scanNorm reports whether b is all ASCII and whether it holds an ASCII
 // digit, eight bytes at a time.
 func scanNorm(b []byte) (ascii, digits bool) {
-	const (
-		ones = 0x0101010101010101
-		high = 0x8080808080808080
-	)
 	var hi, dig uint64
 	i := 0
 	for ; i+8 <= len(b); i += 8 {
 		x := binary.LittleEndian.Uint64(b[i:])
-		y := x &^ high
 		hi |= x
-		dig |= (y + (0x80-'0')*ones) &^ (y + (0x80-'9'-1)*ones) &^ x
+		dig |= digits8(x)
 	}
 	for ; i < len(b); i++ {
 		hi |= uint64(b[i])
 		if b[i]-'0' < 10 {
-			dig = high
+			dig = high8
 		}
 	}
-	return hi&high == 0, dig&high != 0
+	return hi&high8 == 0, dig != 0
 }
 
 // score featurizes s.text, sets out and returns s to the pool.

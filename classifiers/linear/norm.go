@@ -91,14 +91,12 @@ func foldDigits(b []byte) {
 }
 
 // hasDigit8 reports whether any byte of x is an ASCII digit.
-func hasDigit8(x uint64) bool {
-	const (
-		ones = 0x0101010101010101
-		high = 0x8080808080808080
-	)
-	y := x &^ high
-	d := (y + (0x80-'0')*ones) &^ (y + (0x80-'9'-1)*ones) &^ x & high
-	return d != 0
+func hasDigit8(x uint64) bool { return digits8(x) != 0 }
+
+// digits8 has the high bit of each byte of x that is an ASCII digit.
+func digits8(x uint64) uint64 {
+	y := x &^ high8
+	return (y + (0x80-'0')*ones8) &^ (y + (0x80-'9'-1)*ones8) &^ x & high8
 }
 
 func isAlnum(c byte) bool { return c-'a' < 26 || c-'0' < 10 }

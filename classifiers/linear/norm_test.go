@@ -13,14 +13,12 @@ import (
 	"github.com/openrai/raiserver/classifiers/normalize"
 )
 
-// normalizer is what the ensemble hands ScoresNormalized: classifiers/normalize
-// alone, without the model's digit folding.
-var normalizer = normText{normalize.New()}
+var normalizer = normalize.New()
 
-type normText struct{ n *normalize.Normalizer }
-
-func (n normText) AppendString(text []byte) []byte {
-	out, _ := n.n.Append(nil, nil, text)
+// normalized is what the ensemble hands ScoresNormalized:
+// classifiers/normalize alone, without the model's digit folding.
+func normalized(text []byte) []byte {
+	out, _ := normalizer.Append(nil, nil, text)
 	return out
 }
 
@@ -82,7 +80,7 @@ func checkFast(t *testing.T, what string, i int, text []byte) bool {
 // text with features other than those of its NormV1 normalization.
 func checkNormFast(t *testing.T, what string, i int, text []byte) bool {
 	t.Helper()
-	got, ok := linear.NormFeatures(shipped, normalizer.AppendString(text))
+	got, ok := linear.NormFeatures(shipped, normalized(text))
 	if !ok {
 		return false
 	}
