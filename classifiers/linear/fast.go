@@ -8,12 +8,15 @@ import (
 // The fast path of Scores for the shipped feature set (4-gram edges, words,
 // bigrams; see Features.Long) on plain ASCII text: one SWAR pass lowercases
 // the text and rules out what NormV1 would rewrite byte by byte (non-ASCII,
-// controls, leetspeak), then one pass over the words appends the features
-// and rules out what it would rewrite word by word (stretched letters,
-// letter-spaced words). When either pass says no, Scores normalizes and
-// featurizes the ordinary way. TestFastFeaturesMatchNormV1 checks that
-// whenever the fast path answers, its features are those of the normalized
-// text.
+// controls, leetspeak), then one pass over the words adds up the weights
+// of their features and rules out what it would rewrite word by word
+// (stretched letters, letter-spaced words); a short word's own features are
+// memoized per scratch, so a common word costs one cache probe and its
+// bigram. When either pass says no, Scores normalizes and featurizes the
+// ordinary way. TestFastPathMatchesNormV1 checks that whenever the fast path
+// answers, its features are those of the normalized text, and that the
+// scores are the ordinary path's; TestPlainSumsMatchAppendPlain checks the
+// memoized sums against the listed features.
 
 const (
 	ones8 = 0x0101010101010101
@@ -108,11 +111,13 @@ func lowerPlain(dst, src []byte) ([]byte, bool) {
 }
 
 // appendPlain appends the features of s, lower-case ASCII text (from
-// lowerPlain, or normalized text for ScoresNormalized), for
-// the fast-path feature set, and reports false (with dst in an unspecified
-// state past its length) when NormV1 would rewrite a word of s: a letter
-// three times in a row, or three or more single letters each separated by
-// one separator or by whitespace ("k i l l", "k.i.l.l").
+// lowerPlain, or normalized text for ScoresNormalized), for the fast-path
+// feature set, and reports false (with dst in an unspecified state past its
+// length) when NormV1 would rewrite a word of s: a letter three times in a
+// row, or three or more single letters each separated by one separator or
+// by whitespace ("k i l l", "k.i.l.l"). Scoring uses plainSums, which
+// adds up the same features without listing them; appendPlain is what it
+// is tested against.
 func (f Features) appendPlain(dst []uint32, s []byte) ([]uint32, bool) {
 	// At most one feature per byte plus two: a word of L bytes gives at
 	// most L+1 (L-1 n-grams, word, bigram) and is followed by a
@@ -122,10 +127,154 @@ func (f Features) appendPlain(dst []uint32, s []byte) ([]uint32, bool) {
 	if cap(dst)-base < bound {
 		dst = append(dst[:cap(dst)], make([]uint32, base+bound-cap(dst))...)
 	}
-	st := plainState{out: dst[base : base+bound], long: int(f.Long), lastEnd: -2}
-	next := 0
-	for blk := 0; blk < len(s); blk += 64 {
-		if next >= blk+64 {
+	out := dst[base : base+bound]
+	j := 0
+	var st plainState
+	it := wordIter{s: s, blk: -64}
+	for {
+		start, end, more := it.word()
+		if !more {
+			break
+		}
+		var h uint64
+		var ok bool
+		if !st.single(start, end, s) {
+			return dst, false
+		}
+		if h, j, ok = ownFeatures(out, j, s, start, end, int(f.Long)); !ok {
+			return dst, false
+		}
+		if st.hasPrev {
+			out[j] = bigram(st.prev, h)
+			j++
+		}
+		st.prev, st.hasPrev = h, true
+	}
+	return dst[:base+j], true
+}
+
+// plainSums returns what m.sums(feats) and len(feats) would be for the
+// features appendPlain(feats, s) lists, and false when appendPlain would
+// refuse s. A word of at most eight bytes contributes the same own
+// features (its n-grams and itself) wherever it stands, so their packed
+// weight sum and its hash are memoized in c; only the bigram is looked up
+// each time. The sums are integers, so the result does not depend on what
+// c holds (TestPlainSumsMatchAppendPlain).
+func (m *Model) plainSums(c *wordCache, s []byte) (sum [N]int64, n int, ok bool) {
+	w := m.lanes
+	mask := uint32(len(w) - 1)
+	long := int(m.p.Features.Long)
+	var tmp [maxWordGrams + 4]uint32
+	// acc adds the biased weights of cnt features in 16-bit lanes; it is
+	// folded into sum before 256 of them could carry out of a lane.
+	var acc uint64
+	cnt := 0
+	flush := func() {
+		bias := 128 * int64(cnt)
+		sum[0] += int64(acc&0xffff) - bias
+		sum[1] += int64(acc>>16&0xffff) - bias
+		sum[2] += int64(acc>>32&0xffff) - bias
+		sum[3] += int64(acc>>48) - bias
+		n += cnt
+		acc, cnt = 0, 0
+	}
+	var st plainState
+	it := wordIter{s: s, blk: -64}
+	for {
+		start, end, more := it.word()
+		if !more {
+			break
+		}
+		if !st.single(start, end, s) {
+			return sum, n, false
+		}
+		var h uint64
+		if L := end - start; L <= 8 {
+			var x uint64 // the word, first byte high; never 0
+			if start+8 <= len(s) {
+				x = binary.BigEndian.Uint64(s[start:]) >> (64 - 8*uint(L))
+			} else {
+				for _, c := range s[start:end] {
+					x = x<<8 | uint64(c)
+				}
+			}
+			e := &c[x*mix64>>(64-wordCacheBits)]
+			if e.key != x {
+				var k int
+				var ok bool
+				if h, k, ok = ownFeatures(tmp[:], 0, s, start, end, long); !ok {
+					return sum, n, false
+				}
+				var lanes uint64
+				for _, f := range tmp[:k] {
+					lanes += w[f&mask]
+				}
+				*e = wordEntry{key: x, lanes: lanes, h: h, n: uint64(k)}
+			}
+			acc += e.lanes
+			cnt += int(e.n)
+			h = e.h
+		} else {
+			var k int
+			var ok bool
+			if h, k, ok = ownFeatures(tmp[:], 0, s, start, end, long); !ok {
+				return sum, n, false
+			}
+			flush()
+			part := m.sums(tmp[:k])
+			for c := range N {
+				sum[c] += part[c]
+			}
+			n += k
+		}
+		if st.hasPrev {
+			acc += w[bigram(st.prev, h)&mask]
+			cnt++
+		}
+		st.prev, st.hasPrev = h, true
+		if cnt > 256-16 { // a cached word has at most 9 own features
+			flush()
+		}
+	}
+	flush()
+	return sum, n, true
+}
+
+// wordCacheBits is log2 of the entries of a wordCache: 32 KiB, which
+// holds the common words of a conversation.
+const wordCacheBits = 10
+
+// wordCache is a direct-mapped memo of short words' own features, one per
+// scratch (so per goroutine at a time), valid for one model.
+type wordCache [1 << wordCacheBits]wordEntry
+
+type wordEntry struct {
+	key   uint64 // the word's bytes, first byte high; 0: empty
+	lanes uint64 // packed biased weights of its own features
+	h     uint64 // its hash, for bigrams
+	n     uint64 // how many own features
+}
+
+// wordIter yields the words (runs of word bytes) of s in order, finding
+// them 64 bytes at a time from a bit mask so that the byte loop has no
+// data-dependent branch.
+type wordIter struct {
+	s    []byte
+	blk  int    // the current 64-byte block; start at -64
+	m    uint64 // its word bytes not yet yielded
+	next int    // bytes before next belong to words already yielded
+}
+
+// word returns the next word s[start:end], or false at the end.
+func (it *wordIter) word() (start, end int, ok bool) {
+	s := it.s
+	for it.m == 0 {
+		it.blk += 64
+		blk := it.blk
+		if blk >= len(s) {
+			return 0, 0, false
+		}
+		if it.next >= blk+64 {
 			continue
 		}
 		var m uint64
@@ -139,49 +288,68 @@ func (f Features) appendPlain(dst []uint32, s []byte) ([]uint32, bool) {
 				m |= uint64(wordBit[c]) << (uint(k) & 63)
 			}
 		}
-		if next > blk {
-			m &^= 1<<uint(next-blk) - 1
+		if it.next > blk {
+			m &^= 1<<uint(it.next-blk) - 1
 		}
-		for m != 0 {
-			b := bits.TrailingZeros64(m)
-			start := blk + b
-			run := bits.TrailingZeros64(^(m >> uint(b)))
-			m &^= 1<<uint(b+run) - 1
-			end := start + run
-			if b+run == 64 {
-				for end < len(s) && isWordByte[s[end]] {
-					end++
-				}
-				next = end
-			}
-			if !st.word(s, start, end) {
-				return dst, false
-			}
-		}
+		it.m = m
 	}
-	return dst[:base+st.j], true
+	b := bits.TrailingZeros64(it.m)
+	start = it.blk + b
+	run := bits.TrailingZeros64(^(it.m >> uint(b)))
+	it.m &^= 1<<uint(b+run) - 1 // 1<<64 is 0: clears the whole mask
+	end = start + run
+	if b+run == 64 { // the word goes on into the next block
+		for end < len(s) && isWordByte[s[end]] {
+			end++
+		}
+		it.next = end
+	}
+	return start, end, true
 }
 
-// plainState is appendPlain's state between words.
+// plainState is what the fast paths carry from one word to the next.
 type plainState struct {
-	out     []uint32
-	j       int
-	long    int
 	prev    uint64 // hash of the previous word
 	hasPrev bool
 	chain   int // single letters joined so far
 	lastEnd int // end of the last single letter
 }
 
-// word appends the features of the word s[start:end] and reports false
-// when NormV1 would rewrite it.
-func (st *plainState) word(s []byte, start, end int) bool {
+// single follows the letters standing alone and reports false when the
+// word s[start:end] is the third of them in a row with one separator or
+// whitespace between each ("k i l l"), which NormV1 would join.
+func (st *plainState) single(start, end int, s []byte) bool {
+	if end-start != 1 {
+		st.chain = 0
+		return true
+	}
+	if st.chain > 0 && chainGap(s[st.lastEnd:start]) {
+		st.chain++
+		if st.chain >= 3 {
+			return false
+		}
+	} else {
+		st.chain = 1
+	}
+	st.lastEnd = end
+	return true
+}
+
+// bigram is the bucket of the bigram of two words' hashes.
+func bigram(prev, h uint64) uint32 {
+	const shift = 64 - 16 // fastPath: Bits == 16
+	return uint32(((prev * prime64) ^ h ^ seedBigram) * mix64 >> shift)
+}
+
+// ownFeatures writes the features the word s[start:end] has on its own
+// (its n-grams and the word) to out[j:] and returns the word's hash and
+// the new j, or false when NormV1 would rewrite the word (a letter three
+// times in a row).
+func ownFeatures(out []uint32, j int, s []byte, start, end, long int) (uint64, int, bool) {
 	const seed4 = 0x7c4a5e1b8f3d9a61 // seedGram[4]
 	const mask4 = 1<<32 - 1
-	L := end - start
 	const shift = 64 - 16 // fastPath: Bits == 16
-	out := st.out
-	j := st.j
+	L := end - start
 	var h uint64
 	if L <= 6 {
 		var x uint64
@@ -198,7 +366,7 @@ func (st *plainState) word(s []byte, start, end int) bool {
 			e := (x ^ x>>8) | (x ^ x>>16)
 			z := (e - ones8) &^ e & high8 // lanes where e is 0 (exact up to the first)
 			if z&(1<<(8*uint(L-2))-1) != 0 {
-				return false
+				return 0, j, false
 			}
 		}
 		lead := ' '<<(8*uint(L)) | x
@@ -212,40 +380,20 @@ func (st *plainState) word(s []byte, start, end int) bool {
 			out[j] = uint32((v>>(8*uint(L-2))&mask4 ^ seed4) * mix64 >> shift)
 			j++
 		}
-		if L == 1 {
-			if st.chain > 0 && chainGap(s[st.lastEnd:start]) {
-				st.chain++
-				if st.chain >= 3 {
-					return false
-				}
-			} else {
-				st.chain = 1
-			}
-			st.lastEnd = end
-		} else {
-			st.chain = 0
-		}
 	} else {
 		w := s[start:end]
 		for k := 2; k < L; k++ {
 			if w[k] == w[k-1] && w[k] == w[k-2] {
-				return false
+				return 0, j, false
 			}
 		}
-		if L <= st.long {
+		if L <= long {
 			j = appendEdgeGrams(out, j, w, 4, 4, shift)
 		} else {
 			j = appendGrams(out, j, w, 4, 4, shift)
 		}
 		h = wordHash(w)
-		st.chain = 0
 	}
 	out[j] = uint32((h ^ seedWord) * mix64 >> shift)
-	j++
-	if st.hasPrev {
-		out[j] = uint32(((st.prev * prime64) ^ h ^ seedBigram) * mix64 >> shift)
-		j++
-	}
-	st.prev, st.hasPrev, st.j = h, true, j
-	return true
+	return h, j + 1, true
 }

@@ -80,6 +80,7 @@ type scratch struct {
 	text  []byte
 	offs  []int32
 	feats []uint32
+	words *wordCache // fast path only
 }
 
 var ruleNames = [N]string{"linear/hate", "linear/sexual", "linear/violence", "linear/self_harm"}
@@ -106,11 +107,15 @@ func New(p Params) (*Model, error) {
 	p.Weights = w
 	m.p = p
 	m.pool.New = func() any {
-		return &scratch{
+		s := &scratch{
 			text:  make([]byte, 0, 4096),
 			offs:  make([]int32, 0, 4096),
 			feats: make([]uint32, 0, 16384),
 		}
+		if m.fast {
+			s.words = new(wordCache)
+		}
+		return s
 	}
 	return m, nil
 }
@@ -134,13 +139,11 @@ func (m *Model) Scores(text []byte, out *[N]float32) {
 		// Plain ASCII text (most chat) normalizes to itself lowercased, as
 		// far as the words are concerned; skip the full normalizer then.
 		if m.fast {
-			if s.text, ok = lowerPlain(s.text[:0], text); ok {
-				if s.feats, ok = m.p.Features.appendPlain(s.feats[:0], s.text); ok {
-					m.scoreFeatures(s.feats, out)
-					m.put(s)
-					return
-				}
+			if s.text, ok = lowerPlain(s.text[:0], text); ok && m.scorePlain(s, s.text, out) {
+				m.put(s)
+				return
 			}
+			ok = false
 		} else {
 			s.text, ok = plainLower(s.text[:0], text)
 		}
@@ -167,15 +170,26 @@ func (m *Model) ScoresNormalized(norm []byte, out *[N]float32) {
 	text, s.text, ascii = foldNorm(s.text, norm)
 	if m.fast && ascii {
 		// Normalized ASCII text is what lowerPlain makes of plain text;
-		// appendPlain refuses the rare words (a run of three, a spelled
+		// plainSums refuses the rare words (a run of three, a spelled
 		// chain) it would featurize differently.
-		s.feats, ok = m.p.Features.appendPlain(s.feats[:0], text)
+		ok = m.scorePlain(s, text, out)
 	}
 	if !ok {
 		s.feats = m.p.Features.AppendFeatures(s.feats[:0], text)
+		m.scoreFeatures(s.feats, out)
 	}
-	m.scoreFeatures(s.feats, out)
 	m.put(s)
+}
+
+// scorePlain sets out from the fast-path features of plain text, or
+// reports false when the text needs the ordinary featurization.
+func (m *Model) scorePlain(s *scratch, text []byte, out *[N]float32) bool {
+	sum, n, ok := m.plainSums(s.words, text)
+	if !ok {
+		return false
+	}
+	probabilities(m.logits(sum, n), out)
+	return true
 }
 
 // foldNorm returns normalized text as NormV1 has it: norm itself, or, when
@@ -226,7 +240,11 @@ func (m *Model) put(s *scratch) {
 
 // scoreFeatures turns a list of feature buckets into probabilities.
 func (m *Model) scoreFeatures(feats []uint32, out *[N]float32) {
-	z := m.Logits(feats)
+	probabilities(m.Logits(feats), out)
+}
+
+// probabilities sets out to the sigmoids of the log-odds z.
+func probabilities(z [N]float32, out *[N]float32) {
 	for c := range N {
 		out[c] = sigmoid(z[c])
 	}

@@ -2,10 +2,12 @@ package linear_test
 
 import (
 	"errors"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
+	"sync"
 	"testing"
 
 	"github.com/openrai/raiserver/classifiers/linear"
@@ -61,10 +63,37 @@ func checkPlain(t *testing.T, what string, i int, text []byte) bool {
 // shipped is the feature set of the fast path.
 var shipped = linear.Features{Bits: 16, MinN: 4, MaxN: 4, Words: true, Bigrams: true, Long: 8}
 
+// shippedModel is the shipped model, loaded once.
+var shippedModel = sync.OnceValues(linear.Default)
+
+// checkScores fails when Scores or ScoresNormalized, fast path or not,
+// differ from the ordinary path: NormV1, every feature listed, Logits.
+func checkScores(t *testing.T, what string, i int, text []byte) {
+	t.Helper()
+	if raceEnabled && i%16 != 0 {
+		return // a sample: the race detector makes this test slow
+	}
+	m, err := shippedModel()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want, got, gotNorm [linear.N]float32
+	z := m.Logits(shipped.AppendFeatures(nil, linear.NormV1.Append(nil, text)))
+	for c := range z {
+		want[c] = float32(1 / (1 + math.Exp(-float64(z[c]))))
+	}
+	m.Scores(text, &got)
+	m.ScoresNormalized(normalized(text), &gotNorm)
+	if got != want || gotNorm != want {
+		t.Fatalf("%s %d: Scores %v, ScoresNormalized %v, ordinary path %v", what, i, got, gotNorm, want)
+	}
+}
+
 // checkFast fails when the fast path answers for text with features other
-// than those of its NormV1 normalization.
+// than those of its NormV1 normalization, and checks the scores.
 func checkFast(t *testing.T, what string, i int, text []byte) bool {
 	t.Helper()
+	checkScores(t, what, i, text)
 	got, ok := linear.FastFeatures(shipped, text)
 	if !ok {
 		return false
