@@ -1,6 +1,7 @@
 package classify_test
 
 import (
+	"os"
 	"strings"
 	"testing"
 
@@ -15,21 +16,51 @@ import (
 // Inputs, named by shape. ASCII2K is ordinary English chat (an assistant's
 // answer); ASCIIHomonyms2K is chat dense with words the rules must look at
 // twice ("kill" a process, "shoot" the sunset, "lifesaver"), about one per
-// sentence, the slow case for the rule engine.
-var inputs = []struct {
-	name string
-	text []byte
-}{
-	{"ASCII2K", makeText("Sure! Here is a simple plan for your week. On Monday, start with a short walk in the " +
+// sentence, the slow case for the rule engine. Each of those repeats a
+// short paragraph; ASCIIVaried2K is 2 KB windows of twelve different
+// answers (testdata/chat-en.txt, with digits and a wider vocabulary), a
+// different window each call, so that what the model memoizes per word
+// is exercised as in a server rather than by one repeated text.
+type input struct {
+	name  string
+	text  []byte
+	texts [][]byte // when set, the calls take these in turn
+}
+
+var inputs = []input{
+	{name: "ASCII2K", text: makeText("Sure! Here is a simple plan for your week. On Monday, start with a short walk in the " +
 		"morning and a light breakfast with oats and fruit. Tuesday is a good day to batch-cook rice and " +
 		"roasted vegetables, so lunches are ready for the rest of the week. If you have questions about the " +
 		"recipes or want a shopping list, just let me know and I will put one together for you. ")},
-	{"ASCIIHomonyms2K", makeText("Hi! Could you help me plan a week of dinners for a family of four? We like pasta, " +
+	{name: "ASCIIHomonyms2K", text: makeText("Hi! Could you help me plan a week of dinners for a family of four? We like pasta, " +
 		"grilled vegetables and fish, but my son won't eat mushrooms. Also, what's a quick way to kill a " +
 		"stuck process on my laptop? It froze while I was exporting photos from last weekend's hike, " +
 		"where we tried to shoot the sunset over the lake. Thanks so much, you're a lifesaver! ")},
-	{"MixedScript2K", makeText("Привет, как дела? 今日は天気がいいですね。 مرحبا بالعالم! Ünïcödé façade café — " +
+	{name: "MixedScript2K", text: makeText("Привет, как дела? 今日は天気がいいですね。 مرحبا بالعالم! Ünïcödé façade café — " +
 		"the quick brown fox 🦊 jumps over the lazy dog 🐕‍🦺. Ελληνικά κείμενα εδώ. 한국어 문장도 있어요. ")},
+	{name: "ASCIIVaried2K", texts: windows("testdata/chat-en.txt", 2048, 97)},
+}
+
+// windows returns the windows of size bytes of a file, starting every
+// step bytes.
+func windows(path string, size, step int) [][]byte {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		panic(err)
+	}
+	var out [][]byte
+	for i := 0; i+size <= len(b); i += step {
+		out = append(out, b[i:i+size])
+	}
+	return out
+}
+
+// calls returns the texts the calls of one input take in turn.
+func (in input) calls() [][]byte {
+	if in.texts != nil {
+		return in.texts
+	}
+	return [][]byte{in.text}
 }
 
 func makeText(unit string) []byte {
@@ -60,13 +91,18 @@ func model(tb testing.TB) *linear.Model {
 
 func benchClassifier(b *testing.B, c classifiers.Classifier) {
 	for _, in := range inputs {
+		texts := in.calls()
 		b.Run(in.name, func(b *testing.B) {
 			dst := make([]classifiers.Finding, 0, 64)
-			dst = c.Classify(dst[:0], in.text) // warm pools
+			dst = c.Classify(dst[:0], texts[0]) // warm pools
 			b.ReportAllocs()
-			b.SetBytes(int64(len(in.text)))
+			b.SetBytes(int64(len(texts[0])))
+			k := 0
 			for b.Loop() {
-				dst = c.Classify(dst[:0], in.text)
+				dst = c.Classify(dst[:0], texts[k])
+				if k++; k == len(texts) {
+					k = 0
+				}
 			}
 		})
 	}
@@ -92,11 +128,16 @@ func BenchmarkLinear(b *testing.B) { benchClassifier(b, model(b)) }
 func BenchmarkGoAway(b *testing.B) {
 	d := goaway.NewProfanityDetector()
 	for _, in := range inputs {
+		texts := in.calls()
 		b.Run(in.name, func(b *testing.B) {
 			b.ReportAllocs()
-			b.SetBytes(int64(len(in.text)))
+			b.SetBytes(int64(len(texts[0])))
+			k := 0
 			for b.Loop() {
-				_ = d.IsProfane(string(in.text))
+				_ = d.IsProfane(string(texts[k]))
+				if k++; k == len(texts) {
+					k = 0
+				}
 			}
 		})
 	}
@@ -109,9 +150,10 @@ func TestStackZeroAllocs(t *testing.T) {
 	}
 	c := stack(t)
 	for _, in := range inputs {
+		text := in.calls()[0]
 		dst := make([]classifiers.Finding, 0, 64)
-		dst = c.Classify(dst[:0], in.text)
-		if a := testing.AllocsPerRun(50, func() { dst = c.Classify(dst[:0], in.text) }); a != 0 {
+		dst = c.Classify(dst[:0], text)
+		if a := testing.AllocsPerRun(50, func() { dst = c.Classify(dst[:0], text) }); a != 0 {
 			t.Errorf("%s: %.1f allocations per call", in.name, a)
 		}
 	}

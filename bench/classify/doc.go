@@ -4,7 +4,9 @@
 //
 //	go test -run='^$' -bench=. -benchmem ./bench/classify
 //
-// Inputs are 2 KiB of English chat text (ASCII2K) and of mixed scripts
-// (MixedScript2K). MB/s and allocations are reported in the same run; see
-// docs/classifiers-model.md for the numbers and the machine.
+// Inputs are 2 KiB of English chat text (ASCII2K, one paragraph repeated;
+// ASCIIHomonyms2K, dense with words the rules must look at twice;
+// ASCIIVaried2K, a different 2 KiB window of twelve answers each call) and
+// of mixed scripts (MixedScript2K). MB/s and allocations are reported in
+// the same run; see docs/benchmarks.md for the numbers and the machine.
 package classify
