@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"slices"
 )
 
 // ErrPattern reports an invalid pattern set.
@@ -325,14 +324,31 @@ func (m *Matcher) AppendMatches(dst []Match, text []byte) []Match {
 	dst = m.scan(dst, text, i, mid, sa&^matchFlag, 0)
 	dst = m.scan(dst, text, j, n, sb&^matchFlag, mid)
 	// The halves' matches came out interleaved; each half's in order, and
-	// every match of the first ends before every match of the second.
-	if out := dst[base:]; !slices.IsSortedFunc(out, byEnd) {
-		slices.SortStableFunc(out, byEnd)
-	}
-	return dst
+	// every match of the first ends at or before mid, every match of the
+	// second after it: a stable partition puts them in order.
+	return partition(dst, base, int32(mid))
 }
 
-func byEnd(a, b Match) int { return int(a.End - b.End) }
+// partition moves the matches of dst[base:] that end after mid behind the
+// others, keeping the order within each group, and returns dst. The ones
+// it moves pass through the spare room at the end of dst.
+func partition(dst []Match, base int, mid int32) []Match {
+	n := len(dst)
+	w := base
+	for r := base; r < n; r++ {
+		if m := dst[r]; m.End <= mid {
+			dst[w] = m
+			w++
+		} else {
+			dst = append(dst, m)
+		}
+	}
+	if w == n {
+		return dst
+	}
+	copy(dst[w:], dst[n:])
+	return dst[:n]
+}
 
 // scan appends the matches that end in text[from+1:to+1] past after, for
 // a scan in state s at from (the whole of text is there for the boundary
