@@ -252,7 +252,7 @@ func (c *Classifier) anyTrigger(ms []match.Match, text []byte, offs []int32) boo
 func (s *scratch) scan(m *match.Matcher, dst []match.Match, t []byte, off int32) []match.Match {
 	n := len(dst)
 	dst = m.AppendMatches(dst, t)
-	if bytes.IndexByte(t, '1') >= 0 && hasLeetOne(t) {
+	if hasLeetOne(t) {
 		for _, r := range [...]byte{'i', 'l'} {
 			s.alt = append(s.alt[:0], t...)
 			for i, ch := range s.alt {
@@ -316,13 +316,8 @@ func (c *Classifier) scanContext(s *scratch) {
 // windowStart returns the start of the sentence before the one holding
 // byte i (0 if there is none): the byte after the second break before i.
 func windowStart(t []byte, i int) int {
-	n := 0
-	for p := i - 1; p >= 0; p-- {
-		if isBreak[t[p]] {
-			if n++; n == 2 {
-				return p + 1
-			}
-		}
+	if p := lastBreak(t, i); p >= 0 {
+		return lastBreak(t, p) + 1
 	}
 	return 0
 }
@@ -331,17 +326,41 @@ func windowStart(t []byte, i int) int {
 // (len(t) if there is none): the byte after the second break at or after i;
 // and the position of the first break at or after i (len(t) if none).
 func windowEnd(t []byte, i int) (end, first int) {
-	first = len(t)
-	for p := i; p < len(t); p++ {
-		if isBreak[t[p]] {
-			if first == len(t) {
-				first = p
-				continue
-			}
-			return p + 1, first
-		}
+	first = nextBreak(t, i)
+	if first == len(t) {
+		return len(t), first
+	}
+	if p := nextBreak(t, first+1); p < len(t) {
+		return p + 1, first
 	}
 	return len(t), first
+}
+
+// nextBreak returns the position of the first break at or after i, or
+// len(t); eight bytes at a time between sentences.
+func nextBreak(t []byte, i int) int {
+	for i+8 <= len(t) && !hasBreak8(binary.LittleEndian.Uint64(t[i:])) {
+		i += 8
+	}
+	for ; i < len(t); i++ {
+		if isBreak[t[i]] {
+			return i
+		}
+	}
+	return len(t)
+}
+
+// lastBreak returns the position of the last break before i, or -1.
+func lastBreak(t []byte, i int) int {
+	for i >= 8 && !hasBreak8(binary.LittleEndian.Uint64(t[i-8:])) {
+		i -= 8
+	}
+	for i--; i >= 0; i-- {
+		if isBreak[t[i]] {
+			return i
+		}
+	}
+	return -1
 }
 
 // isBreak marks the bytes that end a sentence for the rule engine.
@@ -354,19 +373,26 @@ func leetOne(t []byte, i int) bool {
 }
 
 func hasLeetOne(t []byte) bool {
-	for i, ch := range t {
-		if ch == '1' && leetOne(t, i) {
+	for i := 0; ; i++ {
+		k := bytes.IndexByte(t[i:], '1')
+		if k < 0 {
+			return false
+		}
+		if i += k; leetOne(t, i) {
 			return true
 		}
 	}
-	return false
 }
 
 // buildEvents turns matcher matches into events with token and sentence
 // indices, sorted by start.
 func (c *Classifier) buildEvents(s *scratch, text []byte) {
 	s.events = s.events[:0]
-	for _, m := range s.trig {
+	split := 0 // events before it come from trigger matches
+	for i, m := range s.trig {
+		if i == len(s.matches) {
+			split = len(s.events)
+		}
 		var pr *patRec
 		var ns int
 		if m.Pattern < 0 {
@@ -380,7 +406,10 @@ func (c *Classifier) buildEvents(s *scratch, text []byte) {
 		}
 		s.events = append(s.events, event{info: pr.info, ns: int32(ns), ne: m.End})
 	}
-	s.sortEvents()
+	if len(s.trig) == len(s.matches) {
+		split = len(s.events)
+	}
+	s.sortEvents(split)
 	// Token and sentence indices in one forward walk.
 	var w walker
 	for i := range s.events {
@@ -502,17 +531,21 @@ func (w *walker) walk(t []byte, end int) {
 
 // sortEvents orders s.events as inserting them one by one would (see
 // insert): by start, longest first on ties, equal spans in their order,
-// and a later exact duplicate dropped.
-func (s *scratch) sortEvents() {
+// and a later exact duplicate dropped. The events before split and those
+// after it each come from matches in order of their ends, so each part is
+// out of order only where a longer match ends after a shorter one it
+// holds: a bounded insertion sort of each and one merge put them in
+// order, as a stable sort of the whole would (which is the fallback when
+// the parts are further out of order than that).
+func (s *scratch) sortEvents(split int) {
 	ev := s.events
-	sorted := true
-	for i := 1; i < len(ev); i++ {
-		if eventLess(&ev[i], &ev[i-1]) {
-			sorted = false
-			break
-		}
+	a, b := ev[:split], ev[split:]
+	budget := 8*len(ev) + 64
+	if budget = insertionSort(a, budget); budget >= 0 {
+		budget = insertionSort(b, budget)
 	}
-	if !sorted {
+	switch {
+	case budget < 0:
 		slices.SortStableFunc(ev, func(a, b event) int {
 			switch {
 			case eventLess(&a, &b):
@@ -522,6 +555,22 @@ func (s *scratch) sortEvents() {
 			}
 			return 0
 		})
+	case len(a) > 0 && len(b) > 0 && eventLess(&b[0], &a[len(a)-1]):
+		// Merge through s.tmp, the first part first on ties.
+		m := append(s.tmp[:0], a...)
+		i, j, k := 0, split, 0
+		for i < len(m) && j < len(ev) {
+			if eventLess(&ev[j], &m[i]) {
+				ev[k] = ev[j]
+				j++
+			} else {
+				ev[k] = m[i]
+				i++
+			}
+			k++
+		}
+		copy(ev[k:], m[i:])
+		s.tmp = m
 	}
 	w := 0
 	for i := range ev {
@@ -542,6 +591,28 @@ func (s *scratch) sortEvents() {
 
 // eventLess orders events by start, longer first.
 func eventLess(a, b *event) bool { return a.ns < b.ns || a.ns == b.ns && a.ne > b.ne }
+
+// insertionSort sorts ev by eventLess, stably, moving an event by at most
+// budget places in all, and returns the budget left, or -1 when it ran out
+// (ev is then in some order, each equal run still in its first order).
+func insertionSort(ev []event, budget int) int {
+	for i := 1; i < len(ev); i++ {
+		if !eventLess(&ev[i], &ev[i-1]) {
+			continue
+		}
+		e := ev[i]
+		j := i
+		for j > 0 && eventLess(&e, &ev[j-1]) {
+			ev[j] = ev[j-1]
+			j--
+		}
+		ev[j] = e
+		if budget -= i - j; budget < 0 {
+			return -1
+		}
+	}
+	return budget
+}
 
 // insert adds ev keeping events sorted by start (longest first on ties) and
 // drops an exact duplicate (the same key found twice by the i/l rescans).
