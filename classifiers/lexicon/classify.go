@@ -422,16 +422,23 @@ func (c *Classifier) buildEvents(s *scratch, text []byte) {
 	// Compound events: class A directly followed by class B. Compounds
 	// whose A class no event holds are skipped (bit k of info.compA: the
 	// key is in compound k's class A; all bits set past 64 compounds).
+	// The events in some class A are listed once (s.stack, by index) and
+	// again after a compound adds events.
 	var have uint64
+	s.stack = s.stack[:0]
 	for i := range s.events {
-		have |= c.infos[s.events[i].info].compA
+		if a := c.infos[s.events[i].info].compA; a != 0 {
+			have |= a
+			s.stack = append(s.stack, int32(i))
+		}
 	}
 	for k, cp := range c.compounds {
 		if k < 64 && have&(1<<k) == 0 {
 			continue
 		}
 		s.tmp = s.tmp[:0]
-		for i := range s.events {
+		for _, i := range s.stack {
+			i := int(i)
 			e1 := &s.events[i]
 			if !c.infos[e1.info].m.has(cp.a) {
 				continue
@@ -446,11 +453,18 @@ func (c *Classifier) buildEvents(s *scratch, text []byte) {
 				}
 			}
 		}
+		if len(s.tmp) == 0 {
+			continue
+		}
 		for _, ev := range s.tmp {
 			s.insert(ev)
 		}
-		if len(s.tmp) > 0 {
-			have |= c.infos[cp.info].compA
+		have |= c.infos[cp.info].compA
+		s.stack = s.stack[:0]
+		for i := range s.events {
+			if c.infos[s.events[i].info].compA != 0 {
+				s.stack = append(s.stack, int32(i))
+			}
 		}
 	}
 }
@@ -473,36 +487,46 @@ const (
 // no upper case).
 func words8(x uint64) uint64 {
 	y := x &^ high8
-	in := func(v uint64, lo, hi byte) uint64 {
-		return (v + (0x80-uint64(lo))*ones8) &^ (v + (0x80-uint64(hi)-1)*ones8)
-	}
-	return (in(y, 'a', 'z') | in(y, '0', '9') | x) & high8
+	letter := (y + (0x80-'a')*ones8) &^ (y + (0x80-'z'-1)*ones8)
+	digit := (y + (0x80-'0')*ones8) &^ (y + (0x80-'9'-1)*ones8)
+	return (letter | digit | x) & high8
 }
 
 // hasBreak8 reports whether a byte of x may end a sentence.
 func hasBreak8(x uint64) bool {
-	z := func(c byte) uint64 { v := x ^ uint64(c)*ones8; return (v - ones8) &^ v }
-	return (z('.')|z('!')|z('?')|z(';')|z('\n'))&high8 != 0
+	// A byte of v is 0 where x holds c: v-ones8 sets its top bit, which
+	// v does not have (exact for the first zero byte, enough for "any").
+	a, b, c, d, e := x^'.'*ones8, x^'!'*ones8, x^'?'*ones8, x^';'*ones8, x^'\n'*ones8
+	return ((a-ones8)&^a|(b-ones8)&^b|(c-ones8)&^c|(d-ones8)&^d|(e-ones8)&^e)&high8 != 0
 }
 
-// walk advances to byte end of t. Eight bytes without a sentence break
-// are counted at once; the byte loop is the definition.
+// keepLow[k] keeps the low k bytes of a word.
+var keepLow = [9]uint64{0, 1<<8 - 1, 1<<16 - 1, 1<<24 - 1, 1<<32 - 1, 1<<40 - 1, 1<<48 - 1, 1<<56 - 1, 1<<64 - 1}
+
+// walk advances to byte end of t. Up to eight bytes without a sentence
+// break are counted at once (events are often closer than eight bytes, so
+// a shorter step reads eight and masks off the ones past end); the byte
+// loop is the definition.
 func (w *walker) walk(t []byte, end int) {
 	pos := w.pos
 	for pos < end {
-		if pos+8 <= end {
-			if x := binary.LittleEndian.Uint64(t[pos:]); !hasBreak8(x) {
+		if pos+8 <= len(t) {
+			k := min(end-pos, 8)
+			keep := keepLow[k] // the k bytes before end
+			// Masked-off bytes read as 0, which is neither a break nor
+			// a word byte.
+			if x := binary.LittleEndian.Uint64(t[pos:]) & keep; !hasBreak8(x) {
 				wm := words8(x)
 				prev := wm << 8
 				if w.prevWord {
 					prev |= 0x80
 				}
 				w.tok += int32(bits.OnesCount64(wm &^ prev))
-				w.prevWord = wm>>63 != 0
+				w.prevWord = wm&^(keepLow[k-1]) != 0 // the top bit of byte k-1
 				// No break: a word byte or any byte but a space ends a
 				// run of breaks.
-				w.prevBreak = w.prevBreak && x == 0x20*ones8
-				pos += 8
+				w.prevBreak = w.prevBreak && x == 0x20*ones8&keep
+				pos += k
 				continue
 			}
 		}
