@@ -7,10 +7,12 @@ import (
 
 	goaway "github.com/TwiN/go-away"
 
+	"github.com/openrai/raiserver/analyzer"
 	"github.com/openrai/raiserver/classifiers"
 	"github.com/openrai/raiserver/classifiers/ensemble"
 	"github.com/openrai/raiserver/classifiers/lexicon"
 	"github.com/openrai/raiserver/classifiers/linear"
+	"github.com/openrai/raiserver/segmenter"
 )
 
 // Inputs, named by shape. ASCII2K is ordinary English chat (an assistant's
@@ -110,6 +112,34 @@ func benchClassifier(b *testing.B, c classifiers.Classifier) {
 
 // BenchmarkStack is the whole stack the server runs (ensemble.Default).
 func BenchmarkStack(b *testing.B) { benchClassifier(b, stack(b)) }
+
+// BenchmarkStackSegments is the stack called as the analyzer calls it on
+// testdata/chat-en.txt: once per segment (segmenter.DefaultMaxBytes, so
+// about a sentence), with up to analyzer.DefaultContextBytes of the text
+// before it. MB/s counts the text once, so the context is overhead.
+func BenchmarkStackSegments(b *testing.B) {
+	text, err := os.ReadFile("testdata/chat-en.txt")
+	if err != nil {
+		b.Fatal(err)
+	}
+	var calls [][]byte
+	sg := segmenter.New(segmenter.DefaultMaxBytes)
+	for start := 0; start < len(text); {
+		n := sg.Next(text[start:], true)
+		calls = append(calls, text[max(0, start-analyzer.DefaultContextBytes):start+n])
+		start += n
+	}
+	c := stack(b)
+	dst := make([]classifiers.Finding, 0, 64)
+	b.ReportAllocs()
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		for _, w := range calls {
+			dst = c.Classify(dst[:0], w)
+		}
+	}
+	b.ReportMetric(float64(len(calls)), "segments/op")
+}
 
 // BenchmarkLexicon is the rule classifier alone (normalization included).
 func BenchmarkLexicon(b *testing.B) {
