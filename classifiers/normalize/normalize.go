@@ -140,10 +140,22 @@ func (n *Normalizer) fold(dst []byte, offs []int32, src []byte, base int) ([]byt
 	w := len(dst)
 	leetFrom, leetTo, compactFrom := -1, -1, -1
 	for i := 0; i < len(src); {
-		// Block path: eight plain ASCII bytes at a time (letters, single
-		// spaces, punctuation that is neither leetspeak nor a control),
-		// as long as they hold nothing for the later passes to find.
+		// Block path: sixteen (lower16, SIMD) and then eight plain ASCII
+		// bytes at a time (letters, single spaces, punctuation that is
+		// neither leetspeak nor a control), as long as they hold nothing
+		// for the later passes to find.
 		if w >= base+2 {
+			for haveLower16 && i+16 <= len(src) && w+16 <= len(d) &&
+				(binary.LittleEndian.Uint64(src[i:])|binary.LittleEndian.Uint64(src[i+8:]))&high == 0 {
+				// lower16 writes the block whether or not it is plain;
+				// when it is not, the paths below write it again.
+				m, sep := lower16(&d[w], &o[w], &src[i], int32(i))
+				if !plain16(m, sep, d, base, w, compactFrom < 0) {
+					break
+				}
+				w += 16
+				i += 16
+			}
 			for i+8 <= len(src) && w+8 <= len(d) {
 				x, ok := block8(binary.LittleEndian.Uint64(src[i:i+8]), d[w-2], d[w-1], compactFrom < 0, i+8 < len(src) && isAlnum(src[i+8]))
 				if !ok {
@@ -373,6 +385,75 @@ func block8(x uint64, p2, p1 byte, detect, next bool) (uint64, bool) {
 		return 0, false
 	}
 	return y, true
+}
+
+// chainBits has, per output byte, bit 0 set for a separator, bit 1 for a
+// joinable byte and bit 2 for a word byte: what plain16 needs to know of
+// the bytes before a block.
+var chainBits = func() (t [256]uint8) {
+	for c := range t {
+		if props[c]&pSep != 0 {
+			t[c] |= 1
+		}
+		if joinable[c] {
+			t[c] |= 2
+		}
+		if props[c]&pWord != 0 {
+			t[c] |= 4
+		}
+	}
+	return t
+}()
+
+// plain16 reports whether the sixteen bytes lower16 wrote at d[w:w+16]
+// (described in m and sep) can stay as they are, after the output
+// d[base:w] (w >= base+2): they are plain (as block8 has it), hold no space
+// after whitespace and, when detect is set, nothing the byte path would
+// mark for the compaction pass: a letter that ends a run of three, or a
+// separator that ends the "k.i." of a separated spelling (chain), looking
+// back into d as far as that needs. It accepts every block whose halves
+// block8 accepts in turn, and more: a letter standing alone is fine as long
+// as no second one follows it with one separator between.
+func plain16(m, sep uint64, d []byte, base, w int, detect bool) bool {
+	bad, sp, letter, e := m&0xffff, m>>16&0xffff, m>>32&0xffff, m>>48&^3
+	if bad != 0 {
+		return false
+	}
+	p2, p1 := d[w-2], d[w-1]
+	var ps uint64
+	if p1 == ' ' || p1 == '\n' {
+		ps = 1
+	}
+	if sp&(sp<<1|ps) != 0 {
+		return false
+	}
+	if !detect {
+		return true
+	}
+	if y0 := d[w]; y0 == p1 && y0 == p2 {
+		e |= 1
+	}
+	if y1 := d[w+1]; y1 == d[w] && y1 == p1 {
+		e |= 2
+	}
+	if e&letter != 0 {
+		return false
+	}
+	// Bits 0-3: the output bytes d[w-4:w] that exist; bits 4-19: the block.
+	// In a plain block the word bytes and the joinable ones are the letters.
+	var h uint64 // chainBits of d[w-4+k] in byte k
+	if w-4 >= base {
+		h = uint64(chainBits[d[w-4]]) | uint64(chainBits[d[w-3]])<<8 | uint64(chainBits[d[w-2]])<<16 | uint64(chainBits[d[w-1]])<<24
+	} else {
+		for k := 1; k <= 4 && w-k >= base; k++ {
+			h |= uint64(chainBits[d[w-k]]) << (8 * (4 - k))
+		}
+	}
+	// gather4 moves bit 0 of bytes 0-3 to bits 0-3 (the products of the
+	// other bits land outside them, without carries).
+	gather4 := func(x uint64) uint64 { return (x & 0x01010101 * 0x204081) >> 21 & 0xf }
+	S, J, W := gather4(h)|sep<<4, gather4(h>>1)|letter<<4, gather4(h>>2)|letter<<4
+	return S&(J<<1)&(S<<2)&(J<<3)&^(W<<4)&(0xffff<<4) == 0
 }
 
 // decode decodes the rune at src[i], two- and three-byte sequences

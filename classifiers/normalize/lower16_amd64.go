@@ -1,0 +1,17 @@
+package normalize
+
+// haveLower16: lower16 is implemented (SSE2, which every amd64 has).
+const haveLower16 = true
+
+// lower16 writes the sixteen bytes at src lower-cased (A-Z only) to dst
+// and the offsets off, off+1, …, off+15 to offs, and returns per-lane masks
+// of the bytes (bit k for byte k): bits 0-15 the bytes block8 calls not
+// plain (>= 0x80, < 0x20, 0x21-0x24, digits, '@', > 0x7b), bits 16-31 the
+// spaces of the output, bits 32-47 its letters a-z, bits 48-63 the output
+// bytes equal to both of the two before them (lanes 0 and 1 compare with
+// zero bytes instead); sep has bit k set when output byte k is a
+// separator (pSep). dst and offs must have room for sixteen entries, src
+// sixteen bytes.
+//
+//go:noescape
+func lower16(dst *byte, offs *int32, src *byte, off int32) (m, sep uint64)

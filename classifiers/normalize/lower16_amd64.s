@@ -1,0 +1,163 @@
+#include "textflag.h"
+
+// Byte vectors for the comparisons (PCMPGTB is signed; every byte that
+// reaches them is < 0x80, the others are caught by PMOVMSKB first).
+DATA c20<>+0(SB)/8, $0x2020202020202020
+DATA c20<>+8(SB)/8, $0x2020202020202020
+GLOBL c20<>(SB), RODATA|NOPTR, $16
+DATA c25<>+0(SB)/8, $0x2525252525252525
+DATA c25<>+8(SB)/8, $0x2525252525252525
+GLOBL c25<>(SB), RODATA|NOPTR, $16
+DATA c2f<>+0(SB)/8, $0x2f2f2f2f2f2f2f2f
+DATA c2f<>+8(SB)/8, $0x2f2f2f2f2f2f2f2f
+GLOBL c2f<>(SB), RODATA|NOPTR, $16
+DATA c3a<>+0(SB)/8, $0x3a3a3a3a3a3a3a3a
+DATA c3a<>+8(SB)/8, $0x3a3a3a3a3a3a3a3a
+GLOBL c3a<>(SB), RODATA|NOPTR, $16
+DATA c40<>+0(SB)/8, $0x4040404040404040
+DATA c40<>+8(SB)/8, $0x4040404040404040
+GLOBL c40<>(SB), RODATA|NOPTR, $16
+DATA c5b<>+0(SB)/8, $0x5b5b5b5b5b5b5b5b
+DATA c5b<>+8(SB)/8, $0x5b5b5b5b5b5b5b5b
+GLOBL c5b<>(SB), RODATA|NOPTR, $16
+DATA c60<>+0(SB)/8, $0x6060606060606060
+DATA c60<>+8(SB)/8, $0x6060606060606060
+GLOBL c60<>(SB), RODATA|NOPTR, $16
+DATA c7b<>+0(SB)/8, $0x7b7b7b7b7b7b7b7b
+DATA c7b<>+8(SB)/8, $0x7b7b7b7b7b7b7b7b
+GLOBL c7b<>(SB), RODATA|NOPTR, $16
+DATA c29<>+0(SB)/8, $0x2929292929292929
+DATA c29<>+8(SB)/8, $0x2929292929292929
+GLOBL c29<>(SB), RODATA|NOPTR, $16
+DATA c30<>+0(SB)/8, $0x3030303030303030
+DATA c30<>+8(SB)/8, $0x3030303030303030
+GLOBL c30<>(SB), RODATA|NOPTR, $16
+DATA c3d<>+0(SB)/8, $0x3d3d3d3d3d3d3d3d
+DATA c3d<>+8(SB)/8, $0x3d3d3d3d3d3d3d3d
+GLOBL c3d<>(SB), RODATA|NOPTR, $16
+DATA c5f<>+0(SB)/8, $0x5f5f5f5f5f5f5f5f
+DATA c5f<>+8(SB)/8, $0x5f5f5f5f5f5f5f5f
+GLOBL c5f<>(SB), RODATA|NOPTR, $16
+DATA c7e<>+0(SB)/8, $0x7e7e7e7e7e7e7e7e
+DATA c7e<>+8(SB)/8, $0x7e7e7e7e7e7e7e7e
+GLOBL c7e<>(SB), RODATA|NOPTR, $16
+// 0, 1, 2, 3 and 4, 4, 4, 4 as int32 lanes, for the offsets.
+DATA iota4<>+0(SB)/8, $0x0000000100000000
+DATA iota4<>+8(SB)/8, $0x0000000300000002
+GLOBL iota4<>(SB), RODATA|NOPTR, $16
+DATA four4<>+0(SB)/8, $0x0000000400000004
+DATA four4<>+8(SB)/8, $0x0000000400000004
+GLOBL four4<>(SB), RODATA|NOPTR, $16
+
+// func lower16(dst *byte, offs *int32, src *byte, off int32) (m, sep uint64)
+TEXT ·lower16(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ offs+8(FP), SI
+	MOVQ src+16(FP), DX
+	MOVL off+24(FP), CX
+	MOVOU (DX), X0          // x
+	PMOVMSKB X0, AX         // bytes >= 0x80
+
+	// Not plain: < 0x20, 0x21-0x24, '0'-'9', '@', > 0x7b.
+	MOVOU c20<>(SB), X2
+	PCMPGTB X0, X2          // x < 0x20
+	MOVOU X0, X3
+	PCMPGTB c20<>(SB), X3   // x > 0x20
+	MOVOU c25<>(SB), X4
+	PCMPGTB X0, X4          // x < 0x25
+	PAND X4, X3
+	POR X3, X2
+	MOVOU X0, X3
+	PCMPGTB c2f<>(SB), X3   // x > '/'
+	MOVOU c3a<>(SB), X4
+	PCMPGTB X0, X4          // x < ':'
+	PAND X4, X3
+	POR X3, X2
+	MOVOU X0, X3
+	PCMPEQB c40<>(SB), X3   // x == '@'
+	POR X3, X2
+	MOVOU X0, X3
+	PCMPGTB c7b<>(SB), X3   // x > '{'
+	POR X3, X2
+	PMOVMSKB X2, BX
+	ORL BX, AX              // bad
+
+	// Lower-case: y = x | 0x20 where 'A' <= x <= 'Z'.
+	MOVOU X0, X3
+	PCMPGTB c40<>(SB), X3   // x > '@'
+	MOVOU c5b<>(SB), X4
+	PCMPGTB X0, X4          // x < '['
+	PAND X4, X3
+	PAND c20<>(SB), X3
+	POR X3, X0              // y
+	MOVOU X0, (DI)
+
+	// Spaces.
+	MOVOU X0, X3
+	PCMPEQB c20<>(SB), X3
+	PMOVMSKB X3, BX
+	SHLQ $16, BX
+	ORQ BX, AX
+
+	// Letters a-z.
+	MOVOU X0, X3
+	PCMPGTB c60<>(SB), X3   // y > '`'
+	MOVOU c7b<>(SB), X4
+	PCMPGTB X0, X4          // y < '{'
+	PAND X4, X3
+	PMOVMSKB X3, BX
+	SHLQ $32, BX
+	ORQ BX, AX
+
+	// Equal to the byte one and two lanes before (lanes 0 and 1 compare
+	// with the zero bytes shifted in, and y has none: they come out 0).
+	MOVOU X0, X3
+	PSLLO $1, X3
+	PCMPEQB X0, X3
+	MOVOU X0, X4
+	PSLLO $2, X4
+	PCMPEQB X0, X4
+	PAND X4, X3
+	PMOVMSKB X3, BX
+	SHLQ $48, BX
+	ORQ BX, AX
+
+	// Separators: ' ', '*'-'/', ':', '=', '_', '~'.
+	MOVOU X0, X3
+	PCMPGTB c29<>(SB), X3   // y > ')'
+	MOVOU c30<>(SB), X4
+	PCMPGTB X0, X4          // y < '0'
+	PAND X4, X3
+	MOVOU X0, X4
+	PCMPEQB c20<>(SB), X4
+	POR X4, X3
+	MOVOU X0, X4
+	PCMPEQB c3a<>(SB), X4
+	POR X4, X3
+	MOVOU X0, X4
+	PCMPEQB c3d<>(SB), X4
+	POR X4, X3
+	MOVOU X0, X4
+	PCMPEQB c5f<>(SB), X4
+	POR X4, X3
+	MOVOU X0, X4
+	PCMPEQB c7e<>(SB), X4
+	POR X4, X3
+	PMOVMSKB X3, BX
+	MOVQ BX, sep+40(FP)
+
+	// Offsets off, off+1, ..., off+15.
+	MOVL CX, X5
+	PSHUFL $0, X5, X5
+	PADDL iota4<>(SB), X5
+	MOVOU four4<>(SB), X6
+	MOVOU X5, (SI)
+	PADDL X6, X5
+	MOVOU X5, 16(SI)
+	PADDL X6, X5
+	MOVOU X5, 32(SI)
+	PADDL X6, X5
+	MOVOU X5, 48(SI)
+
+	MOVQ AX, m+32(FP)
+	RET

@@ -1,0 +1,164 @@
+package normalize
+
+import (
+	"encoding/binary"
+	"math/rand/v2"
+	"testing"
+)
+
+// lower16Ref is the definition of lower16, one byte at a time.
+func lower16Ref(src []byte, off int32) (y [16]byte, o [16]int32, m, sep uint64) {
+	for k, c := range src[:16] {
+		if c >= 0x80 || c < 0x20 || c >= 0x21 && c <= 0x24 || c >= '0' && c <= '9' || c == '@' || c > 0x7b {
+			m |= 1 << k
+		}
+		if c >= 'A' && c <= 'Z' {
+			c |= 0x20
+		}
+		y[k], o[k] = c, off+int32(k)
+	}
+	for k, c := range y {
+		if c == ' ' {
+			m |= 1 << (16 + k)
+		}
+		if c >= 'a' && c <= 'z' {
+			m |= 1 << (32 + k)
+		}
+		if props[c]&pSep != 0 {
+			sep |= 1 << k
+		}
+		var y1, y2 byte // the bytes one and two lanes before; 0 before lane 0
+		if k >= 1 {
+			y1 = y[k-1]
+		}
+		if k >= 2 {
+			y2 = y[k-2]
+		}
+		if c == y1 && c == y2 {
+			m |= 1 << (48 + k)
+		}
+	}
+	return y, o, m, sep
+}
+
+// block16 returns random bytes, mostly the ones the block paths see in
+// chat (letters of both cases, spaces, punctuation), now and then any
+// byte, with runs of one letter and letters standing alone.
+func block16(r *rand.Rand) []byte {
+	const chat = "abcdefghijklmnopqrstuvwxyzAEIKLZ    .,'-?!()\":;/"
+	b := make([]byte, 17)
+	for k := range b {
+		switch r.IntN(20) {
+		case 0:
+			b[k] = byte(r.IntN(256))
+		case 1, 2:
+			if k > 0 {
+				b[k] = b[k-1]
+			}
+		default:
+			b[k] = chat[r.IntN(len(chat))]
+		}
+	}
+	return b
+}
+
+// TestLower16MatchesDefinition checks the SIMD lower16 against its
+// definition on random blocks.
+func TestLower16MatchesDefinition(t *testing.T) {
+	if !haveLower16 {
+		t.Skip("no lower16 on this architecture")
+	}
+	r := rand.New(rand.NewPCG(21, 22))
+	for round := range 200000 {
+		src := block16(r)
+		off := int32(r.IntN(1 << 20))
+		var d [16]byte
+		var o [16]int32
+		m, sep := lower16(&d[0], &o[0], &src[0], off)
+		wy, wo, wm, wsep := lower16Ref(src, off)
+		if d != wy || o != wo || m != wm || sep != wsep {
+			t.Fatalf("round %d: lower16 gave masks %#x %#x, the definition %#x %#x (or other bytes or offsets)", round, m, sep, wm, wsep)
+		}
+	}
+}
+
+// bytePathMarks reports what the byte path of fold would do with the
+// sixteen output bytes at d[w:w+16] after d[base:w]: whether it would mark
+// a place for the compaction pass (a run of three letters, or a separator
+// that ends a chain), exactly as its checks are written.
+func bytePathMarks(d []byte, base, w int) bool {
+	for k := w; k < w+16; k++ {
+		m := d[k]
+		if props[m]&pSep != 0 {
+			if k >= base+3 && chain(d, base, k) {
+				return true
+			}
+		} else if k >= base+2 && m == d[k-1] && m == d[k-2] && props[m]&pLetter != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// TestPlain16 checks plain16 against its definition: a block is accepted
+// when it is plain (block8's bytes, no space after whitespace) and, with
+// detect, the byte path would mark nothing in it for the compaction pass;
+// and every block block8 accepts in two halves is accepted, with the same
+// bytes.
+func TestPlain16(t *testing.T) {
+	if !haveLower16 {
+		t.Skip("no lower16 on this architecture")
+	}
+	r := rand.New(rand.NewPCG(23, 24))
+	const prev = "ab  .,'1\n9\xc3-"
+	accepted, rejectedLone := 0, 0
+	for round := range 300000 {
+		src := block16(r)
+		detect := r.IntN(4) != 0
+		// Up to four bytes of earlier output.
+		base := r.IntN(3)
+		d := make([]byte, 4+16)
+		for k := range 4 {
+			d[k] = prev[r.IntN(len(prev))]
+		}
+		w := 4
+		var o [16]int32
+		m, sep := lower16(&d[w], &o[0], &src[0], 0)
+		got := plain16(m, sep, d, base, w, detect)
+		// The definition.
+		want := m&0xffff == 0
+		for k := w; k < w+16 && want; k++ {
+			if d[k] == ' ' && (d[k-1] == ' ' || d[k-1] == '\n') {
+				want = false
+			}
+		}
+		if want && detect {
+			want = !bytePathMarks(d, base, w)
+		}
+		if got != want {
+			t.Fatalf("round %d (base %d, detect %v): plain16 %v, definition %v", round, base, detect, got, want)
+		}
+		// block8 on both halves: stricter.
+		x0, ok := block8(binary.LittleEndian.Uint64(src[0:]), d[w-2], d[w-1], detect, isAlnum(src[8]))
+		if ok {
+			var x1 uint64
+			if x1, ok = block8(binary.LittleEndian.Uint64(src[8:]), byte(x0>>48), byte(x0>>56), detect, isAlnum(src[16])); ok {
+				if !got {
+					t.Fatalf("round %d: block8 accepts both halves, plain16 does not", round)
+				}
+				if binary.LittleEndian.Uint64(d[w:]) != x0 || binary.LittleEndian.Uint64(d[w+8:]) != x1 {
+					t.Fatalf("round %d: lower16 and block8 write other bytes", round)
+				}
+			}
+		}
+		if got {
+			accepted++
+			if !ok {
+				rejectedLone++
+			}
+		}
+	}
+	if accepted < 1000 || rejectedLone < 100 {
+		t.Errorf("%d blocks accepted, %d of them refused by block8: the test checks little", accepted, rejectedLone)
+	}
+}
