@@ -492,6 +492,14 @@ func words8(x uint64) uint64 {
 	return (letter | digit | x) & high8
 }
 
+// breaks8 has the high bit of each byte of x that may end a sentence,
+// exactly (no borrow crosses a byte).
+func breaks8(x uint64) uint64 {
+	const lows = ones8 * 0x7f
+	zero := func(v uint64) uint64 { return ^((v&lows + lows) | v) & high8 }
+	return zero(x^'.'*ones8) | zero(x^'!'*ones8) | zero(x^'?'*ones8) | zero(x^';'*ones8) | zero(x^'\n'*ones8)
+}
+
 // hasBreak8 reports whether a byte of x may end a sentence.
 func hasBreak8(x uint64) bool {
 	// A byte of v is 0 where x holds c: v-ones8 sets its top bit, which
@@ -503,54 +511,65 @@ func hasBreak8(x uint64) bool {
 // keepLow[k] keeps the low k bytes of a word.
 var keepLow = [9]uint64{0, 1<<8 - 1, 1<<16 - 1, 1<<24 - 1, 1<<32 - 1, 1<<40 - 1, 1<<48 - 1, 1<<56 - 1, 1<<64 - 1}
 
-// walk advances to byte end of t. Up to eight bytes without a sentence
-// break are counted at once (events are often closer than eight bytes, so
-// a shorter step reads eight and masks off the ones past end); the byte
-// loop is the definition.
+// walk advances to byte end of t. The bytes before the first sentence
+// break in the next eight (or fewer, before end) are counted at once, the
+// break itself by the byte loop, which is the definition.
 func (w *walker) walk(t []byte, end int) {
 	pos := w.pos
 	for pos < end {
-		if pos+8 <= len(t) {
-			k := min(end-pos, 8)
-			keep := keepLow[k] // the k bytes before end
-			// Masked-off bytes read as 0, which is neither a break nor
-			// a word byte.
-			if x := binary.LittleEndian.Uint64(t[pos:]) & keep; !hasBreak8(x) {
-				wm := words8(x)
-				prev := wm << 8
-				if w.prevWord {
-					prev |= 0x80
-				}
-				w.tok += int32(bits.OnesCount64(wm &^ prev))
-				w.prevWord = wm&^(keepLow[k-1]) != 0 // the top bit of byte k-1
-				// No break: a word byte or any byte but a space ends a
-				// run of breaks.
-				w.prevBreak = w.prevBreak && x == 0x20*ones8&keep
-				pos += k
-				continue
-			}
+		if pos+8 > len(t) {
+			w.step(t, pos)
+			pos++
+			continue
 		}
-		stop := min(pos+8, end)
-		for ; pos < stop; pos++ {
-			ch := t[pos]
-			wd := normalize.IsWordByte(ch)
-			if wd && !w.prevWord {
-				w.tok++
+		k := min(end-pos, 8)
+		// Masked-off bytes read as 0, which is neither a break nor a
+		// word byte.
+		x := binary.LittleEndian.Uint64(t[pos:]) & keepLow[k]
+		brk := hasBreak8(x)
+		if brk {
+			k = bits.TrailingZeros64(breaks8(x)) / 8
+			x &= keepLow[k]
+		}
+		if k > 0 {
+			wm := words8(x)
+			prev := wm << 8
+			if w.prevWord {
+				prev |= 0x80
 			}
-			w.prevWord = wd
-			br := ch == '!' || ch == '?' || ch == ';' || ch == '\n' ||
-				ch == '.' && (pos+1 == len(t) || !normalize.IsWordByte(t[pos+1]))
-			if br && !w.prevBreak {
-				w.sent++
-			}
-			if !wd {
-				w.prevBreak = br || (w.prevBreak && ch == ' ')
-			} else {
-				w.prevBreak = false
-			}
+			w.tok += int32(bits.OnesCount64(wm &^ prev))
+			w.prevWord = wm&^(keepLow[k-1]) != 0 // the top bit of byte k-1
+			// No break: a word byte or any byte but a space ends a run
+			// of breaks.
+			w.prevBreak = w.prevBreak && x == 0x20*ones8&keepLow[k]
+			pos += k
+		}
+		if brk && pos < end {
+			w.step(t, pos)
+			pos++
 		}
 	}
 	w.pos = pos
+}
+
+// step counts byte pos of t.
+func (w *walker) step(t []byte, pos int) {
+	ch := t[pos]
+	wd := normalize.IsWordByte(ch)
+	if wd && !w.prevWord {
+		w.tok++
+	}
+	w.prevWord = wd
+	br := ch == '!' || ch == '?' || ch == ';' || ch == '\n' ||
+		ch == '.' && (pos+1 == len(t) || !normalize.IsWordByte(t[pos+1]))
+	if br && !w.prevBreak {
+		w.sent++
+	}
+	if !wd {
+		w.prevBreak = br || (w.prevBreak && ch == ' ')
+	} else {
+		w.prevBreak = false
+	}
 }
 
 // sortEvents orders s.events as inserting them one by one would (see
