@@ -249,7 +249,15 @@ func (n *Normalizer) fold(dst []byte, offs []int32, src []byte, base int) ([]byt
 				}
 				leetTo = w - 1
 			}
-			r, size := decode(src, i)
+			var r rune
+			var size int
+			if c := src[i]; c >= 0xC2 && c < 0xE0 && i+1 < len(src) && src[i+1]&0xC0 == 0x80 {
+				// Two bytes (Cyrillic, Greek, Arabic, Latin letters with
+				// marks): decode's first case, inline.
+				r, size = rune(c&0x1F)<<6|rune(src[i+1]&0x3F), 2
+			} else {
+				r, size = decode(src, i)
+			}
 			if r == utf8.RuneError && size == 1 {
 				w += copy(d[w:], "\uFFFD")
 				o[w-3], o[w-2], o[w-1] = int32(i), int32(i), int32(i)
@@ -258,6 +266,15 @@ func (n *Normalizer) fold(dst []byte, offs []int32, src []byte, base int) ([]byt
 			}
 			switch e := n.t.lookup(r); e {
 			case entKeep:
+				if i+4 <= len(src) {
+					// A rune is at most four bytes and d has room to spare:
+					// copy four, keep size.
+					binary.LittleEndian.PutUint32(d[w:w+4], binary.LittleEndian.Uint32(src[i:]))
+					o4, i32 := o[w:w+4:w+4], int32(i)
+					o4[0], o4[1], o4[2], o4[3] = i32, i32, i32, i32
+					w += size
+					break
+				}
 				for k := range size {
 					d[w], o[w] = src[i+k], int32(i)
 					w++
