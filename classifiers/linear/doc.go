@@ -8,9 +8,11 @@
 //
 // Plain ASCII text, which normalization would only lowercase, takes a fast
 // path (lowercase and check eight bytes at a time, then one pass over the
-// words); it is checked against the full normalization by a differential
-// test. ScoresNormalized takes text that classifiers/normalize has already
-// normalized, for callers that normalize once for several classifiers.
+// words that adds up their weights, a short word's own features memoized);
+// it is checked against the full normalization by a differential test.
+// ScoresNormalized takes text that classifiers/normalize has already
+// normalized, in any script, for callers that normalize once for several
+// classifiers, and adds up its words the same way.
 //
 // A Model is immutable after Load and safe for concurrent use; per-call
 // scratch comes from a sync.Pool. Scores gives one probability per category

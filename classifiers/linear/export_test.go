@@ -17,9 +17,6 @@ func FastFeatures(f Features, text []byte) ([]uint32, bool) {
 // normalized by classifiers/normalize, or false when it needs the ordinary
 // featurization.
 func NormFeatures(f Features, norm []byte) ([]uint32, bool) {
-	text, _, ascii := foldNorm(nil, norm)
-	if !ascii {
-		return nil, false
-	}
+	text, _ := foldNorm(nil, norm)
 	return f.appendPlain(nil, text)
 }

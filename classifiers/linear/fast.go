@@ -110,8 +110,9 @@ func lowerPlain(dst, src []byte) ([]byte, bool) {
 	return dst, true
 }
 
-// appendPlain appends the features of s, lower-case ASCII text (from
-// lowerPlain, or normalized text for ScoresNormalized), for the fast-path
+// appendPlain appends the features of s, lower-case ASCII text from
+// lowerPlain or normalized text in any script for ScoresNormalized, for the
+// fast-path
 // feature set, and reports false (with dst in an unspecified state past its
 // length) when NormV1 would rewrite a word of s: a letter three times in a
 // row, or three or more single letters each separated by one separator or

@@ -166,15 +166,11 @@ func (m *Model) ScoresNormalized(norm []byte, out *[N]float32) {
 	}
 	s := m.pool.Get().(*scratch)
 	var text []byte
-	var ascii, ok bool
-	text, s.text, ascii = foldNorm(s.text, norm)
-	if m.fast && ascii {
-		// Normalized ASCII text is what lowerPlain makes of plain text;
-		// plainSums refuses the rare words (a run of three, a spelled
-		// chain) it would featurize differently.
-		ok = m.scorePlain(s, text, out)
-	}
-	if !ok {
+	text, s.text = foldNorm(s.text, norm)
+	// The text is NormV1's already, so the fast path's features are the
+	// ordinary ones; plainSums only refuses what it does not handle (a run
+	// of three, a spelled chain: rare in normalized text).
+	if !m.fast || !m.scorePlain(s, text, out) {
 		s.feats = m.p.Features.AppendFeatures(s.feats[:0], text)
 		m.scoreFeatures(s.feats, out)
 	}
@@ -194,34 +190,29 @@ func (m *Model) scorePlain(s *scratch, text []byte, out *[N]float32) bool {
 
 // foldNorm returns normalized text as NormV1 has it: norm itself, or, when
 // norm holds a digit, a copy in buf (returned for reuse) with foldDigits
-// applied. ascii reports whether norm is all ASCII.
-func foldNorm(buf, norm []byte) (text, newBuf []byte, ascii bool) {
-	ascii, digits := scanNorm(norm)
-	if !digits {
-		return norm, buf, ascii
+// applied.
+func foldNorm(buf, norm []byte) (text, newBuf []byte) {
+	if !hasDigit(norm) {
+		return norm, buf
 	}
 	buf = append(buf[:0], norm...)
 	foldDigits(buf)
-	return buf, buf, ascii
+	return buf, buf
 }
 
-// scanNorm reports whether b is all ASCII and whether it holds an ASCII
-// digit, eight bytes at a time.
-func scanNorm(b []byte) (ascii, digits bool) {
-	var hi, dig uint64
+// hasDigit reports whether b holds an ASCII digit, eight bytes at a time.
+func hasDigit(b []byte) bool {
+	var dig uint64
 	i := 0
 	for ; i+8 <= len(b); i += 8 {
-		x := binary.LittleEndian.Uint64(b[i:])
-		hi |= x
-		dig |= digits8(x)
+		dig |= digits8(binary.LittleEndian.Uint64(b[i:]))
 	}
 	for ; i < len(b); i++ {
-		hi |= uint64(b[i])
 		if b[i]-'0' < 10 {
-			dig = high8
+			return true
 		}
 	}
-	return hi&high8 == 0, dig != 0
+	return dig != 0
 }
 
 // score featurizes s.text, sets out and returns s to the pool.
