@@ -50,6 +50,7 @@ type scratch struct {
 	alt     []byte
 	tmp     []event
 	trig    []match.Match // all matches; trigger patterns as -1-p
+	blocks  []walkBlock   // the walker's
 }
 
 func newScratch() *scratch {
@@ -410,8 +411,8 @@ func (c *Classifier) buildEvents(s *scratch, text []byte) {
 		split = len(s.events)
 	}
 	s.sortEvents(split)
-	// Token and sentence indices in one forward walk.
-	var w walker
+	// Token and sentence indices.
+	w := walker{blocks: s.blocks[:0]}
 	for i := range s.events {
 		ev := &s.events[i]
 		w.walk(s.norm, int(ev.ns))
@@ -419,6 +420,7 @@ func (c *Classifier) buildEvents(s *scratch, text []byte) {
 		ev.te = w.tok + c.infos[ev.info].words
 		ev.sent = w.sent
 	}
+	s.blocks = w.blocks
 	// Compound events: class A directly followed by class B. Compounds
 	// whose A class no event holds are skipped (bit k of info.compA: the
 	// key is in compound k's class A; all bits set past 64 compounds).
@@ -470,11 +472,22 @@ func (c *Classifier) buildEvents(s *scratch, text []byte) {
 }
 
 // walker counts tokens (runs of word bytes) and sentences of normalized
-// text from its start, one forward walk for all events.
+// text before a byte: walk(t, end) sets tok and sent. It keeps, per 64
+// bytes of t read so far, the bits of the bytes that start a token and of
+// those that start a new sentence count, with the counts before them, so a
+// count is one block lookup and two popcounts.
 type walker struct {
-	pos                 int
-	tok, sent           int32
-	prevWord, prevBreak bool
+	tok, sent int32
+	blocks    []walkBlock // blocks[k]: bytes [64k, 64k+64) of t
+	// The state after the last block: its counts, whether its last byte
+	// is a word byte.
+	nTok, nSent int32
+	prevWord    bool
+}
+
+type walkBlock struct {
+	starts, incs uint64 // bytes that start a token; breaks that count
+	tok, sent    int32  // counts before the block
 }
 
 const (
@@ -508,68 +521,84 @@ func hasBreak8(x uint64) bool {
 	return ((a-ones8)&^a|(b-ones8)&^b|(c-ones8)&^c|(d-ones8)&^d|(e-ones8)&^e)&high8 != 0
 }
 
-// keepLow[k] keeps the low k bytes of a word.
-var keepLow = [9]uint64{0, 1<<8 - 1, 1<<16 - 1, 1<<24 - 1, 1<<32 - 1, 1<<40 - 1, 1<<48 - 1, 1<<56 - 1, 1<<64 - 1}
-
-// walk advances to byte end of t. The bytes before the first sentence
-// break in the next eight (or fewer, before end) are counted at once, the
-// break itself by the byte loop, which is the definition.
+// walk sets w.tok and w.sent to the tokens and sentences of t[:end]
+// (sentence breaks as isSentenceBreak has them; a run of breaks and spaces
+// counts once). t must be the same text in every call on one walker.
 func (w *walker) walk(t []byte, end int) {
-	pos := w.pos
-	for pos < end {
-		if pos+8 > len(t) {
-			w.step(t, pos)
-			pos++
-			continue
-		}
-		k := min(end-pos, 8)
-		// Masked-off bytes read as 0, which is neither a break nor a
-		// word byte.
-		x := binary.LittleEndian.Uint64(t[pos:]) & keepLow[k]
-		brk := hasBreak8(x)
-		if brk {
-			k = bits.TrailingZeros64(breaks8(x)) / 8
-			x &= keepLow[k]
-		}
-		if k > 0 {
-			wm := words8(x)
-			prev := wm << 8
-			if w.prevWord {
-				prev |= 0x80
-			}
-			w.tok += int32(bits.OnesCount64(wm &^ prev))
-			w.prevWord = wm&^(keepLow[k-1]) != 0 // the top bit of byte k-1
-			// No break: a word byte or any byte but a space ends a run
-			// of breaks.
-			w.prevBreak = w.prevBreak && x == 0x20*ones8&keepLow[k]
-			pos += k
-		}
-		if brk && pos < end {
-			w.step(t, pos)
-			pos++
-		}
+	b := end >> 6
+	for len(w.blocks) <= b {
+		w.build(t)
 	}
-	w.pos = pos
+	blk := &w.blocks[b]
+	below := uint64(1)<<(uint(end)&63) - 1
+	w.tok = blk.tok + int32(bits.OnesCount64(blk.starts&below))
+	w.sent = blk.sent + int32(bits.OnesCount64(blk.incs&below))
 }
 
-// step counts byte pos of t.
-func (w *walker) step(t []byte, pos int) {
-	ch := t[pos]
-	wd := normalize.IsWordByte(ch)
-	if wd && !w.prevWord {
-		w.tok++
-	}
-	w.prevWord = wd
-	br := ch == '!' || ch == '?' || ch == ';' || ch == '\n' ||
-		ch == '.' && (pos+1 == len(t) || !normalize.IsWordByte(t[pos+1]))
-	if br && !w.prevBreak {
-		w.sent++
-	}
-	if !wd {
-		w.prevBreak = br || (w.prevBreak && ch == ' ')
+// build appends the next block of t (past the end of t: an empty one).
+func (w *walker) build(t []byte) {
+	base := len(w.blocks) * 64
+	end := min(base+64, len(t))
+	var word, brk uint64
+	if end-base == 64 {
+		for k := 0; k < 64; k += 8 {
+			x := binary.LittleEndian.Uint64(t[base+k:])
+			word |= gather8(words8(x)) << uint(k)
+			if hasBreak8(x) {
+				brk |= gather8(breaks8(x)) << uint(k)
+			}
+		}
 	} else {
-		w.prevBreak = false
+		for k := 0; base+k < end; k++ {
+			if normalize.IsWordByte(t[base+k]) {
+				word |= 1 << uint(k)
+			}
+			if isBreak[t[base+k]] {
+				brk |= 1 << uint(k)
+			}
+		}
 	}
+	var prev uint64
+	if w.prevWord {
+		prev = 1
+	}
+	blk := walkBlock{starts: word &^ (word<<1 | prev), tok: w.nTok, sent: w.nSent}
+	for m := brk; m != 0; m &= m - 1 {
+		if p := base + bits.TrailingZeros64(m); isSentenceBreak(t, p) && !afterBreak(t, p) {
+			blk.incs |= 1 << uint(p-base)
+		}
+	}
+	w.nTok += int32(bits.OnesCount64(blk.starts))
+	w.nSent += int32(bits.OnesCount64(blk.incs))
+	if end > base {
+		w.prevWord = word>>uint(end-base-1)&1 != 0
+	}
+	w.blocks = append(w.blocks, blk)
+}
+
+// gather8 moves the top bit of each byte of x to bit k for byte k.
+func gather8(x uint64) uint64 { return (x >> 7) * 0x0102040810204080 >> 56 }
+
+// isSentenceBreak reports whether t[p] ends a sentence: '!', '?', ';', a
+// line break, or '.' not followed by a word byte ("e.g" and "3.5" go on).
+func isSentenceBreak(t []byte, p int) bool {
+	switch t[p] {
+	case '!', '?', ';', '\n':
+		return true
+	case '.':
+		return p+1 == len(t) || !normalize.IsWordByte(t[p+1])
+	}
+	return false
+}
+
+// afterBreak reports whether the last byte before t[p] other than a space
+// is a sentence break, so that a break at p goes on the same run.
+func afterBreak(t []byte, p int) bool {
+	q := p - 1
+	for q >= 0 && t[q] == ' ' {
+		q--
+	}
+	return q >= 0 && isSentenceBreak(t, q)
 }
 
 // sortEvents orders s.events as inserting them one by one would (see

@@ -48,7 +48,7 @@ func TestWalkerMatchesByteLoop(t *testing.T) {
 	alpha := []byte("aAzZ09 .!?;\n,'-\x80\xff\x00@[`{")
 	r := rand.New(rand.NewPCG(3, 4))
 	for range 20000 {
-		text := make([]byte, r.IntN(80))
+		text := make([]byte, r.IntN(300))
 		for i := range text {
 			if r.IntN(3) == 0 {
 				text[i] = byte(r.IntN(256))
