@@ -293,36 +293,48 @@ func (m *Matcher) AppendMatches(dst []Match, text []byte) []Match {
 	// measured slower in this loop (bench/classify, Lexicon), its extra
 	// branches costing more than the bytes it saves.
 	for i < mid && j < n {
-		if sa == 0 {
-			for i < mid && skip[text[i]] {
-				i++
+		// The inner loop makes no call, so the compiler keeps its state
+		// in registers; it stops at the first step that enters a state
+		// with outputs, whose flag is cleared once they are emitted.
+		for i < mid && j < n {
+			if sa == 0 {
+				for i < mid && skip[text[i]] {
+					i++
+				}
+				if i == mid {
+					break
+				}
 			}
-			if i == mid {
+			if sb == 0 {
+				for j < n && skip[text[j]] {
+					j++
+				}
+				if j == n {
+					break
+				}
+			}
+			sa = trans[sa+uint32(class[text[i]])]
+			sb = trans[sb+uint32(class[text[j]])]
+			i++
+			j++
+			if (sa|sb)&matchFlag != 0 {
 				break
 			}
 		}
-		if sb == 0 {
-			for j < n && skip[text[j]] {
-				j++
-			}
-			if j == n {
-				break
-			}
-		}
-		sa = trans[sa&^matchFlag+uint32(class[text[i]])]
-		sb = trans[sb&^matchFlag+uint32(class[text[j]])]
-		i++
-		j++
 		if sa&matchFlag != 0 {
-			dst = m.emit(dst, text, i, (sa&^matchFlag)/m.nclass)
+			sa &^= matchFlag
+			dst = m.emit(dst, text, i, sa/m.nclass)
 		}
-		if sb&matchFlag != 0 && j > mid {
-			dst = m.emit(dst, text, j, (sb&^matchFlag)/m.nclass)
+		if sb&matchFlag != 0 {
+			sb &^= matchFlag
+			if j > mid {
+				dst = m.emit(dst, text, j, sb/m.nclass)
+			}
 		}
 	}
 	// One half is done; finish the other alone.
-	dst = m.scan(dst, text, i, mid, sa&^matchFlag, 0)
-	dst = m.scan(dst, text, j, n, sb&^matchFlag, mid)
+	dst = m.scan(dst, text, i, mid, sa, 0)
+	dst = m.scan(dst, text, j, n, sb, mid)
 	// The halves' matches came out interleaved; each half's in order, and
 	// every match of the first ends at or before mid, every match of the
 	// second after it: a stable partition puts them in order.
@@ -357,27 +369,38 @@ func (m *Matcher) scan(dst []Match, text []byte, from, to int, s uint32, after i
 	trans := m.trans
 	class := &m.class
 	skip := &m.skip
-	for i := from; i < to; i++ {
-		if s == 0 {
-			// The root inside a word: skip to the next byte that can
-			// start something.
-			if m.skipSWAR {
-				for i+8 <= to && wordish8(binary.LittleEndian.Uint64(text[i:])) {
-					i += 8
+	swar := m.skipSWAR
+	full := text // for the boundary checks past to
+	text = text[:to]
+	s &^= matchFlag
+	for i := from; i < len(text); {
+		// The inner loop makes no call (see AppendMatches).
+		for i < len(text) {
+			if s == 0 {
+				// The root inside a word: skip to the next byte that
+				// can start something.
+				if swar {
+					for i+8 <= len(text) && wordish8(binary.LittleEndian.Uint64(text[i:])) {
+						i += 8
+					}
+				}
+				for i < len(text) && skip[text[i]] {
+					i++
+				}
+				if i == len(text) {
+					break
 				}
 			}
-			for i < to && skip[text[i]] {
-				i++
-			}
-			if i == to {
+			s = trans[s+uint32(class[text[i]])]
+			i++
+			if s&matchFlag != 0 {
 				break
 			}
 		}
-		s = trans[s&^matchFlag+uint32(class[text[i]])]
 		if s&matchFlag != 0 {
 			s &^= matchFlag
-			if i+1 > after {
-				dst = m.emit(dst, text, i+1, s/m.nclass)
+			if i > after {
+				dst = m.emit(dst, full, i, s/m.nclass)
 			}
 		}
 	}
