@@ -1,3 +1,5 @@
+//go:build !purego
+
 package normalize
 
 // haveLower16: lower16 is implemented (SSE2, which every amd64 has).

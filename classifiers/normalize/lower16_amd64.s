@@ -1,3 +1,5 @@
+//go:build !purego
+
 #include "textflag.h"
 
 // Byte vectors for the comparisons (PCMPGTB is signed; every byte that

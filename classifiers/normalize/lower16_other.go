@@ -1,7 +1,9 @@
-//go:build !amd64
+//go:build !amd64 || purego
 
 package normalize
 
+// haveLower16: no SIMD block path here (or the purego build tag asks
+// for none); fold uses the eight-byte SWAR path.
 const haveLower16 = false
 
 func lower16(dst *byte, offs *int32, src *byte, off int32) (m, sep uint64) {
