@@ -258,7 +258,7 @@ type wordEntry struct {
 
 // wordIter yields the words (runs of word bytes) of s in order, finding
 // them 64 bytes at a time from a bit mask so that the byte loop has no
-// data-dependent branch.
+// data-dependent branch. AppendFeatures and the fast paths share it.
 type wordIter struct {
 	s    []byte
 	blk  int    // the current 64-byte block; start at -64

@@ -2,7 +2,6 @@ package linear
 
 import (
 	"encoding/binary"
-	"math/bits"
 )
 
 // Feature hashing. Features are read from the normalized text in one pass
@@ -107,110 +106,82 @@ func (f Features) AppendFeatures(dst []uint32, s []byte) []uint32 {
 	j := 0
 	var prev uint64
 	havePrev := false
-	// Words are found 64 bytes at a time from a bit mask of word bytes, so
-	// that the byte loop has no data-dependent branch.
-	next := 0 // bytes before next belong to words already done
-	for blk := 0; blk < len(s); blk += 64 {
-		if next >= blk+64 {
-			continue
+	it := wordIter{s: s, blk: -64}
+	for {
+		start, end, more := it.word()
+		if !more {
+			break
 		}
-		var m uint64
-		if blk+64 <= len(s) {
-			b := s[blk : blk+64 : blk+64]
-			for k := 0; k < 64; k += 8 {
-				m |= wordMask8(binary.LittleEndian.Uint64(b[k:])) << uint(k)
+		L := end - start
+		var h uint64
+		if L <= 6 {
+			// Short word: the padded word " w " fits in 8 bytes.
+			var x uint64
+			if start+8 <= len(s) {
+				x = binary.BigEndian.Uint64(s[start:]) >> (64 - 8*uint(L))
+			} else {
+				for _, c := range s[start:end] {
+					x = x<<8 | uint64(c)
+				}
+			}
+			lead := ' '<<(8*uint(L)) | x // " w", first byte high
+			h = (seedWord ^ lead) * prime64
+			h = (h ^ uint64(L)) * prime64
+			v := lead<<8 | ' ' // " w "
+			P := L + 2
+			if long > 0 && L <= long {
+				// Edge n-grams: the last n bytes of " w " and, when
+				// longer than n, the first n.
+				for n := minN; n <= maxN; n++ {
+					if P < n {
+						continue
+					}
+					mask, seed := gramMask[n&7|n&8], seedGram[n&7|n&8]
+					out[j] = uint32((v&mask ^ seed) * mix64 >> shift)
+					j++
+					if P > n {
+						out[j] = uint32((v>>(8*uint(P-n)&63)&mask ^ seed) * mix64 >> shift)
+						j++
+					}
+				}
+			}
+			for n := minN; n <= maxN && (long == 0 || L > long); n++ {
+				mask, seed := gramMask[n&7|n&8], seedGram[n&7|n&8]
+				// Candidates end at P, P-1, … ; the first P-n+1 are real.
+				o := out[j : j+8 : j+8]
+				if n == 4 { // the shipped model's n, unrolled
+					o[0] = uint32((v&mask ^ seed) * mix64 >> shift)
+					o[1] = uint32((v>>8&mask ^ seed) * mix64 >> shift)
+					o[2] = uint32((v>>16&mask ^ seed) * mix64 >> shift)
+					o[3] = uint32((v>>24&mask ^ seed) * mix64 >> shift)
+					o[4] = uint32((v>>32&mask ^ seed) * mix64 >> shift)
+				} else {
+					for t := 0; t <= 8-n; t++ {
+						o[t&7] = uint32(((v>>(8*uint(t)&63))&mask ^ seed) * mix64 >> shift)
+					}
+				}
+				if P >= n {
+					j += P - n + 1
+				}
 			}
 		} else {
-			for k, c := range s[blk:] {
-				m |= uint64(wordBit[c]) << (uint(k) & 63)
-			}
-		}
-		if next > blk {
-			m &^= 1<<uint(next-blk) - 1
-		}
-		for m != 0 {
-			b := bits.TrailingZeros64(m)
-			start := blk + b
-			run := bits.TrailingZeros64(^(m >> uint(b)))
-			m &^= 1<<uint(b+run) - 1 // 1<<64 is 0: clears the whole mask
-			end := start + run
-			if b+run == 64 { // the word goes on into the next block
-				for end < len(s) && isWordByte[s[end]] {
-					end++
-				}
-				next = end
-			}
-			L := end - start
-			var h uint64
-			if L <= 6 {
-				// Short word: the padded word " w " fits in 8 bytes.
-				var x uint64
-				if start+8 <= len(s) {
-					x = binary.BigEndian.Uint64(s[start:]) >> (64 - 8*uint(L))
-				} else {
-					for _, c := range s[start:end] {
-						x = x<<8 | uint64(c)
-					}
-				}
-				lead := ' '<<(8*uint(L)) | x // " w", first byte high
-				h = (seedWord ^ lead) * prime64
-				h = (h ^ uint64(L)) * prime64
-				v := lead<<8 | ' ' // " w "
-				P := L + 2
-				if long > 0 && L <= long {
-					// Edge n-grams: the last n bytes of " w " and, when
-					// longer than n, the first n.
-					for n := minN; n <= maxN; n++ {
-						if P < n {
-							continue
-						}
-						mask, seed := gramMask[n&7|n&8], seedGram[n&7|n&8]
-						out[j] = uint32((v&mask ^ seed) * mix64 >> shift)
-						j++
-						if P > n {
-							out[j] = uint32((v>>(8*uint(P-n)&63)&mask ^ seed) * mix64 >> shift)
-							j++
-						}
-					}
-				}
-				for n := minN; n <= maxN && (long == 0 || L > long); n++ {
-					mask, seed := gramMask[n&7|n&8], seedGram[n&7|n&8]
-					// Candidates end at P, P-1, … ; the first P-n+1 are real.
-					o := out[j : j+8 : j+8]
-					if n == 4 { // the shipped model's n, unrolled
-						o[0] = uint32((v&mask ^ seed) * mix64 >> shift)
-						o[1] = uint32((v>>8&mask ^ seed) * mix64 >> shift)
-						o[2] = uint32((v>>16&mask ^ seed) * mix64 >> shift)
-						o[3] = uint32((v>>24&mask ^ seed) * mix64 >> shift)
-						o[4] = uint32((v>>32&mask ^ seed) * mix64 >> shift)
-					} else {
-						for t := 0; t <= 8-n; t++ {
-							o[t&7] = uint32(((v>>(8*uint(t)&63))&mask ^ seed) * mix64 >> shift)
-						}
-					}
-					if P >= n {
-						j += P - n + 1
-					}
-				}
+			w := s[start:end]
+			if long > 0 && L <= long {
+				j = appendEdgeGrams(out, j, w, minN, maxN, shift)
 			} else {
-				w := s[start:end]
-				if long > 0 && L <= long {
-					j = appendEdgeGrams(out, j, w, minN, maxN, shift)
-				} else {
-					j = appendGrams(out, j, w, minN, maxN, shift)
-				}
-				h = wordHash(w)
+				j = appendGrams(out, j, w, minN, maxN, shift)
 			}
-			if f.Words {
-				out[j] = uint32((h ^ seedWord) * mix64 >> shift)
-				j++
-			}
-			if f.Bigrams && havePrev {
-				out[j] = uint32(((prev * prime64) ^ h ^ seedBigram) * mix64 >> shift)
-				j++
-			}
-			prev, havePrev = h, true
+			h = wordHash(w)
 		}
+		if f.Words {
+			out[j] = uint32((h ^ seedWord) * mix64 >> shift)
+			j++
+		}
+		if f.Bigrams && havePrev {
+			out[j] = uint32(((prev * prime64) ^ h ^ seedBigram) * mix64 >> shift)
+			j++
+		}
+		prev, havePrev = h, true
 	}
 	return dst[:base+j]
 }
