@@ -618,15 +618,7 @@ func (s *scratch) sortEvents(split int) {
 	}
 	switch {
 	case budget < 0:
-		slices.SortStableFunc(ev, func(a, b event) int {
-			switch {
-			case eventLess(&a, &b):
-				return -1
-			case eventLess(&b, &a):
-				return 1
-			}
-			return 0
-		})
+		slices.SortStableFunc(ev, compareEvents)
 	case len(a) > 0 && len(b) > 0 && eventLess(&b[0], &a[len(a)-1]):
 		// Merge through s.tmp, the first part first on ties.
 		m := append(s.tmp[:0], a...)
@@ -663,6 +655,17 @@ func (s *scratch) sortEvents(split int) {
 
 // eventLess orders events by start, longer first.
 func eventLess(a, b *event) bool { return a.ns < b.ns || a.ns == b.ns && a.ne > b.ne }
+
+// compareEvents is eventLess as a comparison function.
+func compareEvents(a, b event) int {
+	switch {
+	case eventLess(&a, &b):
+		return -1
+	case eventLess(&b, &a):
+		return 1
+	}
+	return 0
+}
 
 // insertionSort sorts ev by eventLess, stably, moving an event by at most
 // budget places in all, and returns the budget left, or -1 when it ran out

@@ -34,15 +34,7 @@ func TestSortEventsMatchesStableSort(t *testing.T) {
 		b := part(r.IntN(200), round%11 == 0)
 		all := append(slices.Clone(a), b...)
 		want := slices.Clone(all)
-		slices.SortStableFunc(want, func(x, y event) int {
-			switch {
-			case eventLess(&x, &y):
-				return -1
-			case eventLess(&y, &x):
-				return 1
-			}
-			return 0
-		})
+		slices.SortStableFunc(want, compareEvents)
 		want = dropDuplicates(want)
 		s.events = append(s.events[:0], all...)
 		s.sortEvents(len(a))
