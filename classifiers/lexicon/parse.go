@@ -54,6 +54,39 @@ type term struct {
 	class []string // classes the term also joins
 }
 
+// lines reads the lines of a data file that are neither blank nor '#'
+// comments, numbered from 1, with a trailing "\r" cut.
+type lines struct {
+	sc   *bufio.Scanner
+	name string
+	ln   int    // number of the current line
+	text string // the current line
+}
+
+func newLines(name string, r io.Reader) *lines {
+	return &lines{sc: bufio.NewScanner(r), name: name}
+}
+
+// next moves to the next line with content and reports false at the end.
+func (l *lines) next() bool {
+	for l.sc.Scan() {
+		l.ln++
+		l.text = strings.TrimRight(l.sc.Text(), "\r")
+		if t := strings.TrimSpace(l.text); t != "" && t[0] != '#' {
+			return true
+		}
+	}
+	return false
+}
+
+// err is the reading error that ended next, if any, naming the file.
+func (l *lines) err() error {
+	if err := l.sc.Err(); err != nil {
+		return fmt.Errorf("lexicon: reading %s: %w", l.name, err)
+	}
+	return nil
+}
+
 // parseTerms reads the lexicon TSV format:
 //
 //	term <TAB> category <TAB> severity [<TAB> flags]
@@ -61,14 +94,9 @@ type term struct {
 // flags is a comma-separated list of: slur, strong, firm, cls=NAME.
 func parseTerms(name string, r io.Reader, prefix string) ([]term, error) {
 	var out []term
-	sc := bufio.NewScanner(r)
-	ln := 0
-	for sc.Scan() {
-		ln++
-		line := strings.TrimRight(sc.Text(), "\r")
-		if t := strings.TrimSpace(line); t == "" || t[0] == '#' {
-			continue
-		}
+	in := newLines(name, r)
+	for in.next() {
+		line, ln := in.text, in.ln
 		f := strings.Split(line, "\t")
 		if len(f) < 3 || len(f) > 4 {
 			return nil, fmt.Errorf("%w: %s:%d: want 3 or 4 tab-separated fields, have %d", ErrSyntax, name, ln, len(f))
@@ -97,8 +125,8 @@ func parseTerms(name string, r io.Reader, prefix string) ([]term, error) {
 		}
 		out = append(out, t)
 	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("lexicon: reading %s: %w", name, err)
+	if err := in.err(); err != nil {
+		return nil, err
 	}
 	return out, nil
 }
@@ -109,14 +137,9 @@ func parseTerms(name string, r io.Reader, prefix string) ([]term, error) {
 // comment line.
 func parseBlocklist(name string, r io.Reader) ([]term, error) {
 	var out []term
-	sc := bufio.NewScanner(r)
-	ln := 0
-	for sc.Scan() {
-		ln++
-		line := strings.TrimSpace(sc.Text())
-		if line == "" || line[0] == '#' {
-			continue
-		}
+	in := newLines(name, r)
+	for in.next() {
+		line, ln := strings.TrimSpace(in.text), in.ln
 		f := strings.Fields(line)
 		if len(f) < 3 {
 			return nil, fmt.Errorf("%w: %s:%d: want \"term category severity\"", ErrSyntax, name, ln)
@@ -127,8 +150,8 @@ func parseBlocklist(name string, r io.Reader) ([]term, error) {
 		}
 		out = append(out, t)
 	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("lexicon: reading %s: %w", name, err)
+	if err := in.err(); err != nil {
+		return nil, err
 	}
 	return out, nil
 }
@@ -166,14 +189,9 @@ type classDef struct {
 //	= A B             adds "a b" for every a in class A and b in class B
 func parseClasses(name string, r io.Reader) ([]classDef, error) {
 	var out []classDef
-	sc := bufio.NewScanner(r)
-	ln := 0
-	for sc.Scan() {
-		ln++
-		line := strings.TrimSpace(sc.Text())
-		if line == "" || line[0] == '#' {
-			continue
-		}
+	in := newLines(name, r)
+	for in.next() {
+		line, ln := strings.TrimSpace(in.text), in.ln
 		if line[0] == '[' {
 			if line[len(line)-1] != ']' || len(line) < 3 {
 				return nil, fmt.Errorf("%w: %s:%d: bad class header", ErrSyntax, name, ln)
@@ -199,7 +217,10 @@ func parseClasses(name string, r io.Reader) ([]classDef, error) {
 			}
 		}
 	}
-	return out, sc.Err()
+	if err := in.err(); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // rule actions.
@@ -239,14 +260,9 @@ type rule struct {
 // tokens in between, "^" marks the anchor slot, "!" the suppressed slot.
 func parseRules(name string, r io.Reader, classIndex func(string) (int, bool)) ([]rule, error) {
 	var out []rule
-	sc := bufio.NewScanner(r)
-	ln := 0
-	for sc.Scan() {
-		ln++
-		line := strings.TrimRight(sc.Text(), "\r")
-		if t := strings.TrimSpace(line); t == "" || t[0] == '#' {
-			continue
-		}
+	in := newLines(name, r)
+	for in.next() {
+		line, ln := in.text, in.ln
 		f := strings.Split(line, "\t")
 		if len(f) != 5 {
 			return nil, fmt.Errorf("%w: %s:%d: want 5 tab-separated fields", ErrSyntax, name, ln)
@@ -347,5 +363,8 @@ func parseRules(name string, r io.Reader, classIndex func(string) (int, bool)) (
 		}
 		out = append(out, ru)
 	}
-	return out, sc.Err()
+	if err := in.err(); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
