@@ -51,39 +51,15 @@ func (p *parser) chat(root gjson.Result) error {
 }
 
 func (p *parser) chatMessages(v gjson.Result) error {
-	if absent(v) {
-		return nil
-	}
-	if !v.IsArray() {
-		return shapeErr("messages", "array", v)
-	}
-	var err error
-	i := 0
-	v.ForEach(func(_, m gjson.Result) bool {
-		err = p.chatMessage(Prompt, itoa(i), loc{"messages", i, ""}, m, false)
-		i++
-		return err == nil
+	return items(v, func() string { return "messages" }, func(i int, m gjson.Result) error {
+		return p.chatMessage(Prompt, itoa(i), loc{"messages", i, ""}, m, false)
 	})
-	return err
 }
 
 var choiceNames = []string{"index", "message", "delta"}
 
 func (p *parser) chatChoices(v gjson.Result) error {
-	if absent(v) {
-		return nil
-	}
-	if !v.IsArray() {
-		return shapeErr("choices", "array", v)
-	}
-	var err error
-	k := 0
-	v.ForEach(func(_, c gjson.Result) bool {
-		err = p.chatChoice(k, c)
-		k++
-		return err == nil
-	})
-	return err
+	return items(v, func() string { return "choices" }, p.chatChoice)
 }
 
 func (p *parser) chatChoice(k int, c gjson.Result) error {
@@ -224,20 +200,9 @@ var toolCallNames = []string{"index", "function", "custom"}
 // input) at IndexToolCall+t; t is the position in a message, the call's index
 // field in a stream delta.
 func (p *parser) toolCalls(src Source, id string, l loc, v gjson.Result, delta bool) error {
-	if absent(v) {
-		return nil
-	}
-	if !v.IsArray() {
-		return shapeErr(l.String()+".tool_calls", "array", v)
-	}
-	var err error
-	n := 0
-	v.ForEach(func(_, tc gjson.Result) bool {
-		err = p.toolCall(src, id, l, n, tc, delta)
-		n++
-		return err == nil
+	return items(v, func() string { return l.String() + ".tool_calls" }, func(n int, tc gjson.Result) error {
+		return p.toolCall(src, id, l, n, tc, delta)
 	})
-	return err
 }
 
 func (p *parser) toolCall(src Source, id string, l loc, n int, tc gjson.Result, delta bool) error {

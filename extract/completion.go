@@ -77,38 +77,29 @@ func (p *parser) prompt(v gjson.Result) error {
 var completionChoiceNames = []string{"index", "text"}
 
 func (p *parser) completionChoices(v gjson.Result) error {
-	if absent(v) {
+	return items(v, func() string { return "choices" }, p.completionChoice)
+}
+
+func (p *parser) completionChoice(k int, c gjson.Result) error {
+	l := loc{"choices", k, ""}
+	if absent(c) {
 		return nil
 	}
-	if !v.IsArray() {
-		return shapeErr("choices", "array", v)
+	if !c.IsObject() {
+		return shapeErr(l.String(), "object", c)
 	}
-	var err error
-	k := 0
-	v.ForEach(func(_, c gjson.Result) bool {
-		l := loc{"choices", k, ""}
-		k++
-		if absent(c) {
-			return true
-		}
-		if !c.IsObject() {
-			err = shapeErr(l.String(), "object", c)
-			return false
-		}
-		var f [2]gjson.Result
-		if err = read(c, completionChoiceNames, f[:], l.String); err != nil {
-			return false
-		}
-		var idx int
-		if idx, err = index(f[0], l.i, maxMessageIndex, func() string { return l.String() + ".index" }); err != nil {
-			return false
-		}
-		var text string
-		if text, err = str(f[1], func() string { return l.String() + ".text" }); err != nil {
-			return false
-		}
-		p.text(Completion, itoa(idx), 0, text, false)
-		return true
-	})
-	return err
+	var f [2]gjson.Result
+	if err := read(c, completionChoiceNames, f[:], l.String); err != nil {
+		return err
+	}
+	idx, err := index(f[0], l.i, maxMessageIndex, func() string { return l.String() + ".index" })
+	if err != nil {
+		return err
+	}
+	text, err := str(f[1], func() string { return l.String() + ".text" })
+	if err != nil {
+		return err
+	}
+	p.text(Completion, itoa(idx), 0, text, false)
+	return nil
 }

@@ -425,6 +425,26 @@ func kind(r gjson.Result) string {
 // absent reports whether a value is missing or JSON null.
 func absent(r gjson.Result) bool { return r.Type == gjson.Null }
 
+// items calls f with the index and value of each element of the array v,
+// stopping at the first error; an absent v has none. path names v in the
+// error for a v that is not an array (called only then).
+func items(v gjson.Result, path func() string, f func(i int, e gjson.Result) error) error {
+	if absent(v) {
+		return nil
+	}
+	if !v.IsArray() {
+		return shapeErr(path(), "array", v)
+	}
+	var err error
+	i := 0
+	v.ForEach(func(_, e gjson.Result) bool {
+		err = f(i, e)
+		i++
+		return err == nil
+	})
+	return err
+}
+
 func shapeErr(path, want string, got gjson.Result) error {
 	return fmt.Errorf("%w: %s: want %s, got %s", ErrShape, path, want, kind(got))
 }

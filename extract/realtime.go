@@ -170,8 +170,8 @@ func (p *parser) response(r gjson.Result) error {
 	if err != nil {
 		return err
 	}
-	return p.items(v[1], "response.output", func(it gjson.Result, path func() string) error {
-		return p.outputItem(resp, it, path)
+	return items(v[1], func() string { return "response.output" }, func(i int, it gjson.Result) error {
+		return p.outputItem(resp, it, elemPath("response.output", i))
 	})
 }
 
@@ -191,26 +191,14 @@ func (p *parser) responseCreate(r gjson.Result) error {
 	if err := p.instructionsText(v[2], "response.instructions"); err != nil {
 		return err
 	}
-	return p.items(v[3], "response.input", p.conversationItem)
+	return items(v[3], func() string { return "response.input" }, func(i int, it gjson.Result) error {
+		return p.conversationItem(it, elemPath("response.input", i))
+	})
 }
 
-// items calls f for each element of the array v (at JSON path name).
-func (p *parser) items(v gjson.Result, name string, f func(gjson.Result, func() string) error) error {
-	if absent(v) {
-		return nil
-	}
-	if !v.IsArray() {
-		return shapeErr(name, "array", v)
-	}
-	var err error
-	m := 0
-	v.ForEach(func(_, it gjson.Result) bool {
-		i := m
-		err = f(it, func() string { return fmt.Sprintf("%s[%d]", name, i) })
-		m++
-		return err == nil
-	})
-	return err
+// elemPath names element i of the array at JSON path name, for errors.
+func elemPath(name string, i int) func() string {
+	return func() string { return fmt.Sprintf("%s[%d]", name, i) }
 }
 
 var itemNames = []string{"id", "type", "role", "content", "arguments", "output"}
