@@ -47,7 +47,7 @@ func main() {
 func run(args []string, w io.Writer) error {
 	fs := flag.NewFlagSet("quality", flag.ContinueOnError)
 	which := fs.String("classifier", "ensemble", "comma-separated: "+strings.Join(classifierNames(), ", "))
-	data := fs.String("data", filepath.Join(repoRoot(), "..", "shared", "data"), "folder of the public data sets")
+	data := fs.String("data", filepath.Join(train.RepoRoot(), "..", "shared", "data"), "folder of the public data sets")
 	noObf := fs.Bool("no-obfuscation", false, "skip the obfuscation robustness runs")
 	fs.StringVar(&modelPath, "model", "", "weights file for linear and ensemble instead of the shipped model (e.g. one trained by rai-train -exclude=sst,xstest)")
 	if err := fs.Parse(args); err != nil {
@@ -438,24 +438,4 @@ func summary(w io.Writer, rs []*result) {
 		return m
 	})
 	tw.Flush()
-}
-
-// repoRoot finds the module root by walking up from the working directory
-// to this module's go.mod; it falls back to ".".
-func repoRoot() string {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "."
-	}
-	for {
-		b, err := os.ReadFile(filepath.Join(dir, "go.mod"))
-		if err == nil && strings.Contains(string(b), "module github.com/openrai/raiserver\n") {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "."
-		}
-		dir = parent
-	}
 }

@@ -76,7 +76,7 @@ type weightsInfo struct {
 }
 
 func run(args []string, stdout io.Writer) error {
-	root := repoRoot()
+	root := train.RepoRoot()
 	def := train.DefaultConfig()
 	fs := flag.NewFlagSet("rai-train", flag.ContinueOnError)
 	dataDir := fs.String("data", filepath.Join(root, "..", "shared", "data"), "folder of the public data sets (empty: none)")
@@ -260,7 +260,7 @@ func counts(tr, dev []train.Example) map[string]splitCount {
 // commandLine renders the invocation with paths made relative to the
 // repository root, so the manifest does not depend on where it was cloned.
 func commandLine(args []string) string {
-	root := repoRoot()
+	root := train.RepoRoot()
 	parts := []string{"go run ./cmd/rai-train"}
 	for _, a := range args {
 		if k, v, ok := strings.Cut(a, "="); ok && filepath.IsAbs(v) {
@@ -271,24 +271,4 @@ func commandLine(args []string) string {
 		parts = append(parts, a)
 	}
 	return strings.Join(slices.Clip(parts), " ")
-}
-
-// repoRoot finds the module root by walking up from the working directory
-// to the go.mod of this module; it falls back to ".".
-func repoRoot() string {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "."
-	}
-	for {
-		b, err := os.ReadFile(filepath.Join(dir, "go.mod"))
-		if err == nil && bytes.Contains(b, []byte("module github.com/openrai/raiserver\n")) {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "."
-		}
-		dir = parent
-	}
 }

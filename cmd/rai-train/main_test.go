@@ -87,7 +87,7 @@ func TestShippedModelReproduces(t *testing.T) {
 	if os.Getenv("RAI_TRAIN_REPRODUCE") == "" {
 		t.Skip("set RAI_TRAIN_REPRODUCE=1 to retrain the shipped model and compare bytes")
 	}
-	root := repoRoot()
+	root := train.RepoRoot()
 	if _, err := os.Stat(filepath.Join(root, "..", "shared", "data")); err != nil {
 		t.Skip("../shared/data is absent: nothing to retrain from")
 	}

@@ -32,6 +32,27 @@ const (
 	selfHarm = int(classifiers.SelfHarm)
 )
 
+// RepoRoot returns the root of this module's checkout, found by walking up
+// from the working directory to its go.mod, or "." when there is none: the
+// training and quality commands look for ../shared/data beside it.
+func RepoRoot() string {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "."
+	}
+	for {
+		b, err := os.ReadFile(filepath.Join(dir, "go.mod"))
+		if err == nil && bytes.Contains(b, []byte("module github.com/openrai/raiserver\n")) {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "."
+		}
+		dir = parent
+	}
+}
+
 // ErrNoData is returned by LoadShared when the shared data folder is absent,
 // so that callers can skip with a message.
 var ErrNoData = errors.New("train: shared data folder not found")
