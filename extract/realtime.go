@@ -153,17 +153,24 @@ func (p *parser) outputText(v *[rtFields]gjson.Result, f, base int, full bool) e
 
 var responseNames = []string{"id", "output", "instructions", "input"}
 
+// responseFields reads the fields responseNames of the response object r;
+// ok is false when r is absent.
+func responseFields(r gjson.Result) (v [4]gjson.Result, ok bool, err error) {
+	if absent(r) {
+		return v, false, nil
+	}
+	if !r.IsObject() {
+		return v, false, shapeErr("response", "object", r)
+	}
+	err = read(r, responseNames, v[:], func() string { return "response" })
+	return v, true, err
+}
+
 // response extracts response.created / response.done: every output item,
 // as complete model output of response.id.
 func (p *parser) response(r gjson.Result) error {
-	if absent(r) {
-		return nil
-	}
-	if !r.IsObject() {
-		return shapeErr("response", "object", r)
-	}
-	var v [4]gjson.Result
-	if err := read(r, responseNames, v[:], func() string { return "response" }); err != nil {
+	v, ok, err := responseFields(r)
+	if !ok || err != nil {
 		return err
 	}
 	resp, err := str(v[0], func() string { return "response.id" })
@@ -178,14 +185,8 @@ func (p *parser) response(r gjson.Result) error {
 // responseCreate extracts a client response.create: its instructions and
 // its out-of-band input items.
 func (p *parser) responseCreate(r gjson.Result) error {
-	if absent(r) {
-		return nil
-	}
-	if !r.IsObject() {
-		return shapeErr("response", "object", r)
-	}
-	var v [4]gjson.Result
-	if err := read(r, responseNames, v[:], func() string { return "response" }); err != nil {
+	v, ok, err := responseFields(r)
+	if !ok || err != nil {
 		return err
 	}
 	if err := p.instructionsText(v[2], "response.instructions"); err != nil {
