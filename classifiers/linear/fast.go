@@ -191,14 +191,7 @@ func (m *Model) plainSums(c *wordCache, s []byte) (sum [N]int64, n int, ok bool)
 		}
 		var h uint64
 		if L := end - start; L <= 8 {
-			var x uint64 // the word, first byte high; never 0
-			if start+8 <= len(s) {
-				x = binary.BigEndian.Uint64(s[start:]) >> (64 - 8*uint(L))
-			} else {
-				for _, c := range s[start:end] {
-					x = x<<8 | uint64(c)
-				}
-			}
+			x := packWord(s, start, end) // never 0: no word byte is 0
 			e := &c[x*mix64>>(64-wordCacheBits)]
 			if e.key != x {
 				var k int
@@ -353,14 +346,7 @@ func ownFeatures(out []uint32, j int, s []byte, start, end, long int) (uint64, i
 	L := end - start
 	var h uint64
 	if L <= 6 {
-		var x uint64
-		if start+8 <= len(s) {
-			x = binary.BigEndian.Uint64(s[start:]) >> (64 - 8*uint(L))
-		} else {
-			for _, c := range s[start:end] {
-				x = x<<8 | uint64(c)
-			}
-		}
+		x := packWord(s, start, end)
 		if L >= 3 {
 			// A byte equal to the next two: the low L-2 lanes of the
 			// comparison hold the triples inside the word.
@@ -370,9 +356,8 @@ func ownFeatures(out []uint32, j int, s []byte, start, end, long int) (uint64, i
 				return 0, j, false
 			}
 		}
-		lead := ' '<<(8*uint(L)) | x
-		h = ((seedWord^lead)*prime64 ^ uint64(L)) * prime64
-		v := lead<<8 | ' '
+		h = shortWordHash(x, L)
+		v := (' '<<(8*uint(L))|x)<<8 | ' '
 		if L >= 2 {
 			out[j] = uint32((v&mask4 ^ seed4) * mix64 >> shift)
 			j++

@@ -116,18 +116,10 @@ func (f Features) AppendFeatures(dst []uint32, s []byte) []uint32 {
 		var h uint64
 		if L <= 6 {
 			// Short word: the padded word " w " fits in 8 bytes.
-			var x uint64
-			if start+8 <= len(s) {
-				x = binary.BigEndian.Uint64(s[start:]) >> (64 - 8*uint(L))
-			} else {
-				for _, c := range s[start:end] {
-					x = x<<8 | uint64(c)
-				}
-			}
+			x := packWord(s, start, end)
+			h = shortWordHash(x, L)
 			lead := ' '<<(8*uint(L)) | x // " w", first byte high
-			h = (seedWord ^ lead) * prime64
-			h = (h ^ uint64(L)) * prime64
-			v := lead<<8 | ' ' // " w "
+			v := lead<<8 | ' '           // " w "
 			P := L + 2
 			if long > 0 && L <= long {
 				// Edge n-grams: the last n bytes of " w " and, when
@@ -262,6 +254,26 @@ func appendEdgeGrams(out []uint32, j int, w []byte, minN, maxN int, shift uint) 
 		j += 2
 	}
 	return j
+}
+
+// packWord returns the word s[start:end], at most eight bytes, as one
+// number with its first byte highest.
+func packWord(s []byte, start, end int) uint64 {
+	if start+8 <= len(s) {
+		return binary.BigEndian.Uint64(s[start:]) >> (64 - 8*uint(end-start))
+	}
+	var x uint64
+	for _, c := range s[start:end] {
+		x = x<<8 | uint64(c)
+	}
+	return x
+}
+
+// shortWordHash is wordHash of a word of L <= 6 bytes packed in x
+// (packWord): the padded word fits in one chunk.
+func shortWordHash(x uint64, L int) uint64 {
+	lead := ' '<<(8*uint(L)) | x
+	return ((seedWord^lead)*prime64 ^ uint64(L)) * prime64
 }
 
 // wordHash hashes the word w, padded with a leading space, FNV-style over
