@@ -166,7 +166,10 @@ func sha(b []byte) string {
 	return hex.EncodeToString(s[:])
 }
 
-func readCSV(data []byte) ([]string, [][]string, error) {
+// readTable reads CSV data with a header row and returns the data rows and
+// the index of each named column; every row must have as many fields as
+// the header.
+func readTable(data []byte, names ...string) (col []int, rows [][]string, err error) {
 	r := csv.NewReader(bytes.NewReader(data))
 	r.FieldsPerRecord = -1
 	recs, err := r.ReadAll()
@@ -176,23 +179,25 @@ func readCSV(data []byte) ([]string, [][]string, error) {
 	if len(recs) == 0 {
 		return nil, nil, errors.New("empty file")
 	}
-	return recs[0], recs[1:], nil
-}
-
-func columns(header []string, names ...string) ([]int, error) {
-	idx := make([]int, len(names))
+	header, rows := recs[0], recs[1:]
+	col = make([]int, len(names))
 	for i, n := range names {
-		idx[i] = -1
+		col[i] = -1
 		for j, h := range header {
 			if h == n {
-				idx[i] = j
+				col[i] = j
 			}
 		}
-		if idx[i] < 0 {
-			return nil, fmt.Errorf("missing column %q", n)
+		if col[i] < 0 {
+			return nil, nil, fmt.Errorf("missing column %q", n)
 		}
 	}
-	return idx, nil
+	for i, r := range rows {
+		if len(r) != len(header) {
+			return nil, nil, fmt.Errorf("row %d: %d fields", i+1, len(r))
+		}
+	}
+	return col, rows, nil
 }
 
 // all sets the same target and weight for every category.
@@ -211,19 +216,12 @@ func all(t, w float32) (tg, wt [N]float32) {
 //     down-weighted by Config.OffensiveWeight: weak supervision, since
 //     most of these are profanity and insults, not hate in the Azure sense.
 func loadDavidson(data []byte) ([]Example, error) {
-	header, rows, err := readCSV(data)
-	if err != nil {
-		return nil, err
-	}
-	col, err := columns(header, "", "count", "hate_speech", "class", "tweet")
+	col, rows, err := readTable(data, "", "count", "hate_speech", "class", "tweet")
 	if err != nil {
 		return nil, err
 	}
 	out := make([]Example, 0, len(rows))
 	for i, r := range rows {
-		if len(r) != len(header) {
-			return nil, fmt.Errorf("row %d: %d fields", i+1, len(r))
-		}
 		count, err1 := strconv.Atoi(r[col[1]])
 		hv, err2 := strconv.Atoi(r[col[2]])
 		if err1 != nil || err2 != nil || count <= 0 {
@@ -284,19 +282,12 @@ func loadToxiGen(data []byte) ([]Example, error) {
 // positives for the category their wording makes clear (xstestCategory);
 // the rest (privacy, unclear) are left out of training.
 func loadXSTest(data []byte) ([]Example, error) {
-	header, rows, err := readCSV(data)
-	if err != nil {
-		return nil, err
-	}
-	col, err := columns(header, "id", "prompt", "type", "label")
+	col, rows, err := readTable(data, "id", "prompt", "type", "label")
 	if err != nil {
 		return nil, err
 	}
 	out := make([]Example, 0, len(rows))
 	for i, r := range rows {
-		if len(r) != len(header) {
-			return nil, fmt.Errorf("row %d: %d fields", i+1, len(r))
-		}
 		e := Example{Dataset: "xstest", ID: "xstest:" + r[col[0]], Kind: r[col[3]] + "/" + r[col[2]], Text: r[col[1]]}
 		switch r[col[3]] {
 		case "safe":
@@ -348,19 +339,12 @@ func xstestCategory(typ, text string) (int, bool) {
 //   - Illegal and Highly Regulated items → negative for HATE, SEXUAL and
 //     SELF_HARM; unknown for VIOLENCE (weapons).
 func loadSST(data []byte) ([]Example, error) {
-	header, rows, err := readCSV(data)
-	if err != nil {
-		return nil, err
-	}
-	col, err := columns(header, "id", "harm_area", "prompts_final")
+	col, rows, err := readTable(data, "id", "harm_area", "prompts_final")
 	if err != nil {
 		return nil, err
 	}
 	out := make([]Example, 0, len(rows))
 	for i, r := range rows {
-		if len(r) != len(header) {
-			return nil, fmt.Errorf("row %d: %d fields", i+1, len(r))
-		}
 		area := r[col[1]]
 		e := Example{Dataset: "sst", ID: "sst:" + r[col[0]], Kind: sstKind(area), Text: r[col[2]]}
 		switch e.Kind {
