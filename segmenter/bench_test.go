@@ -64,20 +64,26 @@ func BenchmarkIncremental(b *testing.B) {
 			seg := segmenter.New(0)
 			text := shape.text
 			for b.Loop() {
-				start := 0
-				for end := 1; end <= len(text); end++ {
-					for {
-						n := seg.Next(text[start:end], false)
-						if n == 0 {
-							break
-						}
-						start += n
-					}
-				}
-				for start < len(text) {
-					start += seg.Next(text[start:], true)
-				}
+				feedByteByByte(seg, text)
 			}
 		})
+	}
+}
+
+// feedByteByByte cuts text with seg as a stream that grows one byte at a
+// time, then ends.
+func feedByteByByte(seg *segmenter.Segmenter, text []byte) {
+	start := 0
+	for end := 1; end <= len(text); end++ {
+		for {
+			n := seg.Next(text[start:end], false)
+			if n == 0 {
+				break
+			}
+			start += n
+		}
+	}
+	for start < len(text) {
+		start += seg.Next(text[start:], true)
 	}
 }
