@@ -20,3 +20,43 @@ func NormFeatures(f Features, norm []byte) ([]uint32, bool) {
 	text, _ := foldNorm(nil, norm)
 	return f.appendPlain(nil, text)
 }
+
+// appendPlain appends the features plainSums adds up for s (the fast-path
+// feature set) and reports false where plainSums refuses s (dst is then in
+// an unspecified state past its length): the reference plainSums is tested
+// against, and through FastFeatures and NormFeatures the fast path's link
+// to the ordinary featurization.
+func (f Features) appendPlain(dst []uint32, s []byte) ([]uint32, bool) {
+	// At most one feature per byte plus two: a word of L bytes gives at
+	// most L+1 (L-1 n-grams, word, bigram) and is followed by a
+	// separator, except the last.
+	base := len(dst)
+	bound := len(s) + 2
+	if cap(dst)-base < bound {
+		dst = append(dst[:cap(dst)], make([]uint32, base+bound-cap(dst))...)
+	}
+	out := dst[base : base+bound]
+	j := 0
+	var st plainState
+	it := wordIter{s: s, blk: -64}
+	for {
+		start, end, more := it.word()
+		if !more {
+			break
+		}
+		var h uint64
+		var ok bool
+		if !st.single(start, end, s) {
+			return dst, false
+		}
+		if h, j, ok = ownFeatures(out, j, s, start, end, int(f.Long)); !ok {
+			return dst, false
+		}
+		if st.hasPrev {
+			out[j] = bigram(st.prev, h)
+			j++
+		}
+		st.prev, st.hasPrev = h, true
+	}
+	return dst[:base+j], true
+}

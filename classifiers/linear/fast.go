@@ -29,7 +29,7 @@ func inRange(y uint64, lo, hi byte) uint64 {
 	return (y + (0x80-uint64(lo))*ones8) &^ (y + (0x80-uint64(hi)-1)*ones8) & high8
 }
 
-// fastPath reports whether f is the feature set appendPlain implements.
+// fastPath reports whether f is the feature set plainSums implements.
 func (f Features) fastPath() bool {
 	return f.Bits == 16 && f.MinN == 4 && f.MaxN == 4 && f.Words && f.Bigrams && f.Long >= 6
 }
@@ -110,53 +110,12 @@ func lowerPlain(dst, src []byte) ([]byte, bool) {
 	return dst, true
 }
 
-// appendPlain appends the features of s, lower-case ASCII text from
-// lowerPlain or normalized text in any script for ScoresNormalized, for the
-// fast-path
-// feature set, and reports false (with dst in an unspecified state past its
-// length) when NormV1 would rewrite a word of s: a letter three times in a
-// row, or three or more single letters each separated by one separator or
-// by whitespace ("k i l l", "k.i.l.l"). Scoring uses plainSums, which
-// adds up the same features without listing them; appendPlain is what it
-// is tested against.
-func (f Features) appendPlain(dst []uint32, s []byte) ([]uint32, bool) {
-	// At most one feature per byte plus two: a word of L bytes gives at
-	// most L+1 (L-1 n-grams, word, bigram) and is followed by a
-	// separator, except the last.
-	base := len(dst)
-	bound := len(s) + 2
-	if cap(dst)-base < bound {
-		dst = append(dst[:cap(dst)], make([]uint32, base+bound-cap(dst))...)
-	}
-	out := dst[base : base+bound]
-	j := 0
-	var st plainState
-	it := wordIter{s: s, blk: -64}
-	for {
-		start, end, more := it.word()
-		if !more {
-			break
-		}
-		var h uint64
-		var ok bool
-		if !st.single(start, end, s) {
-			return dst, false
-		}
-		if h, j, ok = ownFeatures(out, j, s, start, end, int(f.Long)); !ok {
-			return dst, false
-		}
-		if st.hasPrev {
-			out[j] = bigram(st.prev, h)
-			j++
-		}
-		st.prev, st.hasPrev = h, true
-	}
-	return dst[:base+j], true
-}
-
 // plainSums returns what m.sums(feats) and len(feats) would be for the
-// features appendPlain(feats, s) lists, and false when appendPlain would
-// refuse s. A word of at most eight bytes contributes the same own
+// features of s, lower-case ASCII text from lowerPlain or normalized text
+// in any script for ScoresNormalized, and false when NormV1 would rewrite
+// a word of s: a letter three times in a row, or three or more single
+// letters each separated by one separator or by whitespace ("k i l l",
+// "k.i.l.l"). (appendPlain, in the tests, lists the same features.) A word of at most eight bytes contributes the same own
 // features (its n-grams and itself) wherever it stands, so their packed
 // weight sum and its hash are memoized in c; only the bigram is looked up
 // each time. The sums are integers, so the result does not depend on what
