@@ -277,18 +277,34 @@ const splitMin = 256
 // scan from the start would have (no state is deeper than the longest
 // pattern), and it only reports matches that end past the middle.
 func (m *Matcher) AppendMatches(dst []Match, text []byte) []Match {
-	n := len(text)
-	mid := n / 2
+	return m.AppendMatchesIn(dst, text, 0, len(text))
+}
+
+// AppendMatchesIn is AppendMatches for the occurrences in text that start
+// at or after from and end at or before to (0 <= from <= to <= len(text)),
+// as AppendMatches of the whole text would find them: the word boundaries
+// are checked against the bytes around text[from:to], not against its
+// ends. End offsets are in text.
+func (m *Matcher) AppendMatchesIn(dst []Match, text []byte, from, to int) []Match {
+	if from < 0 || from > to || to > len(text) {
+		panic("match: AppendMatchesIn range out of bounds")
+	}
+	s0 := m.start
+	if from > 0 && m.word[text[from-1]] {
+		s0 = 0 // the root inside a word
+	}
+	n := to
+	mid := from + (to-from)/2
 	p0 := mid - int(m.maxLen) - 1
-	if n < splitMin || p0 <= 0 {
-		return m.scan(dst, text, 0, n, m.start, 0)
+	if to-from < splitMin || p0 <= from {
+		return m.scan(dst, text, from, to, s0, 0)
 	}
 	base := len(dst)
 	trans := m.trans
 	class := &m.class
 	skip := &m.skip
-	sa, sb := m.start, m.start
-	i, j := 0, p0
+	sa, sb := s0, m.start
+	i, j := from, p0
 	// The skip loops here go byte by byte: the eight-byte skip of scan
 	// measured slower in this loop (bench/classify, Lexicon), its extra
 	// branches costing more than the bytes it saves.

@@ -47,3 +47,47 @@ func TestSplitMatchesSequential(t *testing.T) {
 		}
 	}
 }
+
+// TestAppendMatchesInIsAFilter checks AppendMatchesIn against its
+// definition: the matches of the whole text that start at or after from and
+// end at or before to, in the same order, for ranges short and long (split
+// scan), at word edges and inside words.
+func TestAppendMatchesInIsAFilter(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	isWord := func(c byte) bool { return c >= 'a' && c <= 'z' || c >= 0x80 }
+	alpha := []byte("abcdefgh  .'-\xc3\xa9")
+	for round := range 3000 {
+		var pats []Pattern
+		for range 1 + r.IntN(30) {
+			b := make([]byte, 1+r.IntN(12))
+			for i := range b {
+				b[i] = alpha[r.IntN(len(alpha))]
+			}
+			pats = append(pats, Pattern{Bytes: b, LeftWord: r.IntN(3) != 0, RightWord: r.IntN(3) != 0})
+		}
+		m, err := Compile(pats, isWord)
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := make([]byte, r.IntN(2*splitMin+400))
+		for i := range text {
+			if r.IntN(4) == 0 {
+				text[i] = alpha[r.IntN(len(alpha))]
+			} else {
+				text[i] = alpha[r.IntN(4)]
+			}
+		}
+		from := r.IntN(len(text) + 1)
+		to := from + r.IntN(len(text)-from+1)
+		var want []Match
+		for _, mt := range m.AppendMatches(nil, text) {
+			if int(mt.End)-m.Len(mt.Pattern) >= from && int(mt.End) <= to {
+				want = append(want, mt)
+			}
+		}
+		got := m.AppendMatchesIn(nil, text, from, to)
+		if !slices.Equal(got, want) {
+			t.Fatalf("round %d (%d bytes, range [%d, %d)): got %d matches, want %d (or another order)", round, len(text), from, to, len(got), len(want))
+		}
+	}
+}
