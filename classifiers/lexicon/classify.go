@@ -47,11 +47,18 @@ type scratch struct {
 	found   []pending
 	mods    []modifier
 	stack   []int32
-	alt     []byte
 	tmp     []event
 	trig    []match.Match // all matches; trigger patterns as -1-p
-	blocks  []walkBlock   // the walker's
+	w       walker        // token and sentence counts of norm
+	// leet: norm holds a '1' that touches a letter; altI and altL are
+	// norm with those read as i and as l.
+	leet       bool
+	altI, altL []byte
+	own, near  []span // sentences scanned for context words
 }
+
+// span is a byte range [a, b) of the normalized text.
+type span struct{ a, b int32 }
 
 func newScratch() *scratch {
 	return &scratch{
@@ -109,32 +116,43 @@ func (c *Classifier) classify(s *scratch, dst []classifiers.Finding, text []byte
 // s.norm and s.offs; it only reads them.
 func (c *Classifier) classifyNorm(s *scratch, dst []classifiers.Finding, text []byte) []classifiers.Finding {
 	// Trigger words first, over the whole text.
-	s.matches = s.scan(c.m, s.matches[:0], s.norm, 0)
+	s.readings()
+	s.matches = s.scanIn(c.m, s.matches[:0], 0, len(s.norm))
 	if !c.anyTrigger(s.matches, text, s.offs) {
 		return dst
 	}
+	s.w = walker{blocks: s.w.blocks[:0]}
+	// Context words in two steps. Every finding comes from a trigger: a
+	// term, or a rule anchored on one whose other words are all in the
+	// anchor's sentence; what suppresses a word is in its sentence too. So
+	// the sentences that hold a trigger decide whether there is a finding
+	// at all, and only then are their neighbours read, for the context
+	// modifiers, which reach c.reach sentences away.
+	c.ownSentences(s, text)
 	s.trig = append(s.trig[:0], s.matches...)
 	for i := range s.trig {
 		s.trig[i].Pattern = -1 - s.trig[i].Pattern // mark as trigger
 	}
-	// Context words, only in the sentences around a trigger.
-	c.scanContext(s)
+	s.trig = c.scanSpans(s, s.trig, s.own)
 	c.buildEvents(s, text)
-	if len(s.events) == 0 {
+	if !c.decide(s) {
 		return dst
 	}
-	s.found = s.found[:0]
-	s.mods = s.mods[:0]
-	// Rules, anchored on each event's classes: suppressions first, so a
-	// homonym in a safe context neither anchors a rule nor reports its
-	// term; context modifiers last, and only when something was found.
-	for _, act := range [...]int{actSuppress, actFind} {
-		c.runRules(s, act)
-	}
-	if !c.anyTerm(s) && len(s.found) == 0 {
-		return dst
+	if c.nearSentences(s) {
+		// The neighbours add events in their own sentences only: the
+		// same findings, and the modifiers around them.
+		s.trig = c.scanSpans(s, s.trig, s.near)
+		c.buildEvents(s, text)
+		c.decide(s)
 	}
 	c.runRules(s, actModify)
+	return c.report(s, dst)
+}
+
+// report appends the findings of s to dst: those of the rules (s.found)
+// and the lone terms of the events that are not suppressed, lowered by the
+// context modifiers (s.mods), with spans in the original text.
+func (c *Classifier) report(s *scratch, dst []classifiers.Finding) []classifiers.Finding {
 	// Lone terms.
 	for ei := range s.events {
 		ev := &s.events[ei]
@@ -194,6 +212,20 @@ func dup(dst []classifiers.Finding, f *pending, sev int8, start int) bool {
 	return false
 }
 
+// decide runs the suppressions and the finding rules over s.events and
+// reports whether anything is found: a rule, or a term that is not
+// suppressed. Rules are anchored on each event's classes, suppressions
+// first, so a homonym in a safe context neither anchors a rule nor reports
+// its term.
+func (c *Classifier) decide(s *scratch) bool {
+	s.found = s.found[:0]
+	s.mods = s.mods[:0]
+	for _, act := range [...]int{actSuppress, actFind} {
+		c.runRules(s, act)
+	}
+	return len(s.found) > 0 || c.anyTerm(s)
+}
+
 func trailingZeros(x uint64) int { return bits.TrailingZeros64(x) }
 
 // runRules tries every rule of action act anchored on each event.
@@ -237,134 +269,142 @@ func stretchOK(stretch uint64, text []byte, offs []int32, ns int) bool {
 // single-letter variant ("of" for "off") whose letter did not come from a
 // stretched run makes none. Without such a match there is no finding, and
 // on ordinary English those false triggers were most of the lexicon's work.
-// (When there is one, the false ones still open context windows as before,
-// so findings do not change.)
 func (c *Classifier) anyTrigger(ms []match.Match, text []byte, offs []int32) bool {
 	for _, m := range ms {
-		if st := c.tpats[m.Pattern].stretch; st == 0 || stretchOK(st, text, offs, int(m.End)-c.m.Len(m.Pattern)) {
+		if c.makesEvent(&m, text, offs) {
 			return true
 		}
 	}
 	return false
 }
 
-// scan appends the matches of m in t (and in its i and l readings of the
-// leet '1'), with End shifted by off.
-func (s *scratch) scan(m *match.Matcher, dst []match.Match, t []byte, off int32) []match.Match {
-	n := len(dst)
-	dst = m.AppendMatches(dst, t)
-	if hasLeetOne(t) {
-		for _, r := range [...]byte{'i', 'l'} {
-			s.alt = append(s.alt[:0], t...)
-			for i, ch := range s.alt {
-				if ch == '1' && leetOne(s.alt, i) {
-					s.alt[i] = r
-				}
+// makesEvent reports whether trigger match m makes an event (see
+// anyTrigger).
+func (c *Classifier) makesEvent(m *match.Match, text []byte, offs []int32) bool {
+	st := c.tpats[m.Pattern].stretch
+	return st == 0 || stretchOK(st, text, offs, int(m.End)-c.m.Len(m.Pattern))
+}
+
+// readings notes whether s.norm holds a leet '1' and, if so, makes its i
+// and l readings.
+func (s *scratch) readings() {
+	s.leet = hasLeetOne(s.norm)
+	if !s.leet {
+		return
+	}
+	reading := func(dst []byte, r byte) []byte {
+		dst = append(dst[:0], s.norm...)
+		for i, ch := range dst {
+			if ch == '1' && leetOne(s.norm, i) {
+				dst[i] = r
 			}
-			dst = m.AppendMatches(dst, s.alt)
+		}
+		return dst
+	}
+	s.altI, s.altL = reading(s.altI, 'i'), reading(s.altL, 'l')
+}
+
+// scanIn appends the matches of m in s.norm (and in its i and l readings
+// of the leet '1') that start in [from, to), whole.
+func (s *scratch) scanIn(m *match.Matcher, dst []match.Match, from, to int) []match.Match {
+	if from >= to {
+		return dst
+	}
+	// A match that starts before to ends before to+maxLen.
+	end := min(len(s.norm), to+m.MaxLen()-1)
+	n := len(dst)
+	dst = m.AppendMatchesIn(dst, s.norm, from, end)
+	if s.leet && bytes.IndexByte(s.norm[from:end], '1') >= 0 {
+		dst = m.AppendMatchesIn(dst, s.altI, from, end)
+		dst = m.AppendMatchesIn(dst, s.altL, from, end)
+	}
+	if end == to {
+		return dst
+	}
+	w := n
+	for _, mt := range dst[n:] {
+		if int(mt.End)-m.Len(mt.Pattern) < to {
+			dst[w] = mt
+			w++
 		}
 	}
-	if off != 0 {
-		for i := n; i < len(dst); i++ {
-			dst[i].End += off
+	return dst[:w]
+}
+
+// ownSentences sets s.own to the sentences that hold the start of a
+// trigger match that makes an event, in order.
+func (c *Classifier) ownSentences(s *scratch, text []byte) {
+	s.own = s.own[:0]
+	t := s.norm
+	sorted := true
+	for i := range s.matches {
+		m := &s.matches[i]
+		st := int32(int(m.End) - c.m.Len(m.Pattern))
+		n := len(s.own)
+		if n > 0 && st >= s.own[n-1].a && st < s.own[n-1].b || !c.makesEvent(m, text, s.offs) {
+			continue
 		}
+		sp := span{int32(s.w.sentStart(t, int(st))), int32(s.w.sentEnd(t, int(st)))}
+		if n > 0 && sp.a < s.own[n-1].a {
+			sorted = false
+		}
+		s.own = append(s.own, sp)
+	}
+	if !sorted {
+		slices.SortFunc(s.own, func(x, y span) int { return int(x.a - y.a) })
+		s.own = slices.Compact(s.own)
+	}
+}
+
+// nearSentences sets s.near to the sentences within c.reach of one in
+// s.own that are not in it, in order, and reports whether there are any.
+func (c *Classifier) nearSentences(s *scratch) bool {
+	s.near = s.near[:0]
+	t := s.norm
+	for _, o := range s.own {
+		for x, k := int(o.a), 0; k < c.reach && x > 0; k++ {
+			a := s.w.sentStart(t, x-1)
+			s.near = append(s.near, span{int32(a), int32(x)})
+			x = a
+		}
+		for y, k := int(o.b), 0; k < c.reach && y < len(t); k++ {
+			b := s.w.sentEnd(t, y)
+			s.near = append(s.near, span{int32(y), int32(b)})
+			y = b
+		}
+	}
+	slices.SortFunc(s.near, func(x, y span) int { return int(x.a - y.a) })
+	s.near = slices.Compact(s.near)
+	// Drop the sentences of s.own (both in order).
+	w, j := 0, 0
+	for _, sp := range s.near {
+		for j < len(s.own) && s.own[j].a < sp.a {
+			j++
+		}
+		if j < len(s.own) && s.own[j].a == sp.a {
+			continue
+		}
+		s.near[w] = sp
+		w++
+	}
+	s.near = s.near[:w]
+	return w > 0
+}
+
+// scanSpans appends the context-word matches that start in the sentences
+// of spans (in order), a run of adjacent ones in one scan, to dst.
+func (c *Classifier) scanSpans(s *scratch, dst []match.Match, spans []span) []match.Match {
+	for i := 0; i < len(spans); {
+		a, b := spans[i].a, spans[i].b
+		for i++; i < len(spans) && spans[i].a == b; i++ {
+			b = spans[i].b
+		}
+		dst = s.scanIn(c.cm, dst, int(a), int(b))
 	}
 	return dst
 }
 
-// scanContext finds the context words in the sentences that hold a
-// trigger and their neighbours (rules, compounds and context modifiers
-// never reach further) and leaves in s.trig every match, trigger
-// patterns encoded as -1-p.
-func (c *Classifier) scanContext(s *scratch) {
-	t := s.norm
-	// Windows of sentences k-1..k+1 around each trigger, merged. Sentence
-	// borders are found by walking out from the trigger, so text far from
-	// any trigger is not read again.
-	lo, hi := -1, -1
-	// windowEnd(t, st) was we for a start at or before st whose first
-	// break at or after it is at br: the same for any st <= br.
-	we, br := 0, -1
-	end := func(st int) int {
-		if st > br {
-			we, br = windowEnd(t, st)
-		}
-		return we
-	}
-	for _, m := range s.matches {
-		st := int(m.End) - c.m.Len(m.Pattern)
-		if lo >= 0 && st < hi {
-			// Inside the current window: its sentence's neighbours may
-			// still reach further.
-			hi = max(hi, end(st))
-			continue
-		}
-		a, b := windowStart(t, st), end(st)
-		if lo >= 0 && a <= hi {
-			hi = max(hi, b)
-			continue
-		}
-		if lo >= 0 {
-			s.trig = s.scan(c.cm, s.trig, t[lo:hi], int32(lo))
-		}
-		lo, hi = a, b
-	}
-	if lo >= 0 {
-		s.trig = s.scan(c.cm, s.trig, t[lo:hi], int32(lo))
-	}
-}
-
-// windowStart returns the start of the sentence before the one holding
-// byte i (0 if there is none): the byte after the second break before i.
-func windowStart(t []byte, i int) int {
-	if p := lastBreak(t, i); p >= 0 {
-		return lastBreak(t, p) + 1
-	}
-	return 0
-}
-
-// windowEnd returns the end of the sentence after the one holding byte i
-// (len(t) if there is none): the byte after the second break at or after i;
-// and the position of the first break at or after i (len(t) if none).
-func windowEnd(t []byte, i int) (end, first int) {
-	first = nextBreak(t, i)
-	if first == len(t) {
-		return len(t), first
-	}
-	if p := nextBreak(t, first+1); p < len(t) {
-		return p + 1, first
-	}
-	return len(t), first
-}
-
-// nextBreak returns the position of the first break at or after i, or
-// len(t); eight bytes at a time between sentences.
-func nextBreak(t []byte, i int) int {
-	for i+8 <= len(t) && !hasBreak8(binary.LittleEndian.Uint64(t[i:])) {
-		i += 8
-	}
-	for ; i < len(t); i++ {
-		if isBreak[t[i]] {
-			return i
-		}
-	}
-	return len(t)
-}
-
-// lastBreak returns the position of the last break before i, or -1.
-func lastBreak(t []byte, i int) int {
-	for i >= 8 && !hasBreak8(binary.LittleEndian.Uint64(t[i-8:])) {
-		i -= 8
-	}
-	for i--; i >= 0; i-- {
-		if isBreak[t[i]] {
-			return i
-		}
-	}
-	return -1
-}
-
-// isBreak marks the bytes that end a sentence for the rule engine.
+// isBreak marks the bytes that may end a sentence (see isSentenceBreak).
 var isBreak = [256]bool{'.': true, '!': true, '?': true, ';': true, '\n': true}
 
 // leetOne reports whether the '1' at t[i] touches a letter, that is, stands
@@ -412,7 +452,7 @@ func (c *Classifier) buildEvents(s *scratch, text []byte) {
 	}
 	s.sortEvents(split)
 	// Token and sentence indices.
-	w := walker{blocks: s.blocks[:0]}
+	w := &s.w
 	for i := range s.events {
 		ev := &s.events[i]
 		w.walk(s.norm, int(ev.ns))
@@ -420,7 +460,6 @@ func (c *Classifier) buildEvents(s *scratch, text []byte) {
 		ev.te = w.tok + c.infos[ev.info].words
 		ev.sent = w.sent
 	}
-	s.blocks = w.blocks
 	// Compound events: class A directly followed by class B. Compounds
 	// whose A class no event holds are skipped (bit k of info.compA: the
 	// key is in compound k's class A; all bits set past 64 compounds).
@@ -533,6 +572,44 @@ func (w *walker) walk(t []byte, end int) {
 	below := uint64(1)<<(uint(end)&63) - 1
 	w.tok = blk.tok + int32(bits.OnesCount64(blk.starts&below))
 	w.sent = blk.sent + int32(bits.OnesCount64(blk.incs&below))
+}
+
+// upto builds the blocks of t up to the one holding byte i.
+func (w *walker) upto(t []byte, i int) {
+	for len(w.blocks) <= i>>6 {
+		w.build(t)
+	}
+}
+
+// sentStart returns the first byte of the sentence holding byte i of t:
+// the byte after the last sentence break before i that counts, or 0.
+func (w *walker) sentStart(t []byte, i int) int {
+	w.upto(t, i)
+	b := i >> 6
+	m := w.blocks[b].incs & (1<<(uint(i)&63) - 1)
+	for m == 0 {
+		if b--; b < 0 {
+			return 0
+		}
+		m = w.blocks[b].incs
+	}
+	return b<<6 + 63 - bits.LeadingZeros64(m) + 1
+}
+
+// sentEnd returns the end of the sentence holding byte i of t: the byte
+// after the first sentence break at or after i that counts, or len(t).
+func (w *walker) sentEnd(t []byte, i int) int {
+	w.upto(t, i)
+	b := i >> 6
+	m := w.blocks[b].incs &^ (1<<(uint(i)&63) - 1)
+	for m == 0 {
+		if b++; b<<6 >= len(t) {
+			return len(t)
+		}
+		w.upto(t, b<<6)
+		m = w.blocks[b].incs
+	}
+	return b<<6 + trailingZeros(m) + 1
 }
 
 // build appends the next block of t (past the end of t: an empty one).

@@ -94,6 +94,7 @@ type Classifier struct {
 	terms []term         // lexicon and blocklist entries
 	rules []rule         // all rules
 	cats  catSet
+	reach int // the most sentences a context modifier reaches either side
 	// compounds make an event of a class from two adjacent events.
 	compounds  []compound
 	classNames []string
@@ -219,6 +220,11 @@ func New(opts ...Option) (*Classifier, error) {
 		return nil, err
 	}
 	c.rules = rules
+	for _, ru := range rules {
+		if ru.act == actModify {
+			c.reach = max(c.reach, ru.scope)
+		}
+	}
 	c.classNames = make([]string, b.nclass)
 	for name, k := range b.classIdx {
 		c.classNames[k] = name
@@ -472,12 +478,14 @@ func stretched(src []byte, offs []int32, q int) bool {
 func (c *Classifier) DebugClasses(text []byte) string {
 	s := newScratch()
 	s.norm, s.offs = c.norm.Append(s.norm[:0], s.offs[:0], text)
-	s.matches = s.scan(c.m, s.matches[:0], s.norm, 0)
+	// Every word, context words in the whole text too.
+	s.readings()
+	s.matches = s.scanIn(c.m, s.matches[:0], 0, len(s.norm))
 	s.trig = append(s.trig[:0], s.matches...)
 	for i := range s.trig {
 		s.trig[i].Pattern = -1 - s.trig[i].Pattern
 	}
-	c.scanContext(s)
+	s.trig = s.scanIn(c.cm, s.trig, 0, len(s.norm))
 	c.buildEvents(s, text)
 	var b strings.Builder
 	for _, ev := range s.events {

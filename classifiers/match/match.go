@@ -258,6 +258,9 @@ func Compile(pats []Pattern, isWord func(byte) bool) (*Matcher, error) {
 // Len returns the length of pattern p.
 func (m *Matcher) Len(p int32) int { return int(m.pats[p].n) }
 
+// MaxLen returns the length of the longest pattern.
+func (m *Matcher) MaxLen() int { return int(m.maxLen) }
+
 // NumStates returns the number of automaton states.
 func (m *Matcher) NumStates() int { return len(m.trans) / int(m.nclass) }
 
