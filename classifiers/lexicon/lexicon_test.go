@@ -474,3 +474,22 @@ func BenchmarkMixedScript2K(b *testing.B) { bench(b, mixed2K) }
 func BenchmarkCJK2K(b *testing.B)         { bench(b, cjk2K) }
 func BenchmarkHomonym2K(b *testing.B)     { bench(b, homonym2K) }
 func BenchmarkHarmful2K(b *testing.B)     { bench(b, harmful2K) }
+
+// TestIdiomsFindNothing: everyday idioms that hold a lexicon term are not
+// reported at all, not even below the blocking threshold; the term alone
+// still is.
+func TestIdiomsFindNothing(t *testing.T) {
+	c := mustDefault(t)
+	for _, text := range []string{
+		"Dry air from heating can be hard on tropical plants, so mist them.",
+		"Don't be so hard on yourself after one bad week.",
+		"Night shifts are hard on the body; sleep when you can.",
+	} {
+		if fs := c.Classify(nil, []byte(text)); len(fs) != 0 {
+			t.Errorf("idiom text of %d bytes: findings %v", len(text), rules(fs))
+		}
+	}
+	if fs := c.Classify(nil, []byte("he got a hard on")); sevOf(fs, classifiers.Sexual) == 0 {
+		t.Errorf("the term alone: no sexual finding (%v)", rules(fs))
+	}
+}
