@@ -2,7 +2,6 @@ package lexicon
 
 import (
 	"bytes"
-	"encoding/binary"
 	"math/bits"
 	"slices"
 
@@ -529,37 +528,6 @@ type walkBlock struct {
 	tok, sent    int32  // counts before the block
 }
 
-const (
-	ones8 = 0x0101010101010101
-	high8 = 0x8080808080808080
-)
-
-// words8 has the high bit of each byte of x set where the byte is a word
-// byte (a-z, 0-9 or >= 0x80, as normalize.IsWordByte: normalized text has
-// no upper case).
-func words8(x uint64) uint64 {
-	y := x &^ high8
-	letter := (y + (0x80-'a')*ones8) &^ (y + (0x80-'z'-1)*ones8)
-	digit := (y + (0x80-'0')*ones8) &^ (y + (0x80-'9'-1)*ones8)
-	return (letter | digit | x) & high8
-}
-
-// breaks8 has the high bit of each byte of x that may end a sentence,
-// exactly (no borrow crosses a byte).
-func breaks8(x uint64) uint64 {
-	const lows = ones8 * 0x7f
-	zero := func(v uint64) uint64 { return ^((v&lows + lows) | v) & high8 }
-	return zero(x^'.'*ones8) | zero(x^'!'*ones8) | zero(x^'?'*ones8) | zero(x^';'*ones8) | zero(x^'\n'*ones8)
-}
-
-// hasBreak8 reports whether a byte of x may end a sentence.
-func hasBreak8(x uint64) bool {
-	// A byte of v is 0 where x holds c: v-ones8 sets its top bit, which
-	// v does not have (exact for the first zero byte, enough for "any").
-	a, b, c, d, e := x^'.'*ones8, x^'!'*ones8, x^'?'*ones8, x^';'*ones8, x^'\n'*ones8
-	return ((a-ones8)&^a|(b-ones8)&^b|(c-ones8)&^c|(d-ones8)&^d|(e-ones8)&^e)&high8 != 0
-}
-
 // walk sets w.tok and w.sent to the tokens and sentences of t[:end]
 // (sentence breaks as isSentenceBreak has them; a run of breaks and spaces
 // counts once). t must be the same text in every call on one walker.
@@ -618,13 +586,7 @@ func (w *walker) build(t []byte) {
 	end := min(base+64, len(t))
 	var word, brk uint64
 	if end-base == 64 {
-		for k := 0; k < 64; k += 8 {
-			x := binary.LittleEndian.Uint64(t[base+k:])
-			word |= gather8(words8(x)) << uint(k)
-			if hasBreak8(x) {
-				brk |= gather8(breaks8(x)) << uint(k)
-			}
-		}
+		word, brk = marks64((*[64]byte)(t[base:end]))
 	} else {
 		for k := 0; base+k < end; k++ {
 			if normalize.IsWordByte(t[base+k]) {
@@ -652,9 +614,6 @@ func (w *walker) build(t []byte) {
 	}
 	w.blocks = append(w.blocks, blk)
 }
-
-// gather8 moves the top bit of each byte of x to bit k for byte k.
-func gather8(x uint64) uint64 { return (x >> 7) * 0x0102040810204080 >> 56 }
 
 // isSentenceBreak reports whether t[p] ends a sentence: '!', '?', ';', a
 // line break, or '.' not followed by a word byte ("e.g" and "3.5" go on).

@@ -74,3 +74,62 @@ func FuzzWalker(f *testing.F) {
 		checkWalk(t, text, stops)
 	})
 }
+
+// TestMarks64 checks marks64 (SSE2 on amd64, eight bytes at a time with
+// -tags purego and elsewhere) against its definition on every byte value.
+func TestMarks64(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	edges := []byte("`az{/09:@AZ[.!?;\n\x00\x7f\x80\xff ")
+	var p [64]byte
+	for round := range 20000 {
+		for i := range p {
+			if round%2 == 0 {
+				p[i] = byte(r.IntN(256))
+			} else {
+				p[i] = edges[r.IntN(len(edges))]
+			}
+		}
+		var word, brk uint64
+		for i, c := range p {
+			if normalize.IsWordByte(c) {
+				word |= 1 << i
+			}
+			if isBreak[c] {
+				brk |= 1 << i
+			}
+		}
+		if w, b := marks64(&p); w != word || b != brk {
+			t.Fatalf("round %d: marks64 %016x %016x, want %016x %016x", round, w, b, word, brk)
+		}
+	}
+}
+
+// TestSentenceSpans checks sentStart and sentEnd against the byte loop's
+// sentence count: the span of byte i is the bytes with its count.
+func TestSentenceSpans(t *testing.T) {
+	alpha := []byte("ab 9 .!?;\n,")
+	r := rand.New(rand.NewPCG(13, 14))
+	for round := range 2000 {
+		text := make([]byte, r.IntN(300))
+		for i := range text {
+			text[i] = alpha[r.IntN(len(alpha))]
+		}
+		sent := make([]int32, len(text))
+		for i := range text {
+			_, sent[i] = walkSlow(text, i)
+		}
+		var w walker
+		for i := range text {
+			a, b := i, i+1
+			for a > 0 && sent[a-1] == sent[i] {
+				a--
+			}
+			for b < len(text) && sent[b] == sent[i] {
+				b++
+			}
+			if gotA, gotB := w.sentStart(text, i), w.sentEnd(text, i); gotA != a || gotB != b {
+				t.Fatalf("round %d, byte %d of %d: span [%d, %d), want [%d, %d)", round, i, len(text), gotA, gotB, a, b)
+			}
+		}
+	}
+}

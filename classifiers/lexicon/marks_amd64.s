@@ -1,0 +1,102 @@
+//go:build !purego
+
+#include "textflag.h"
+
+// Byte vectors for the comparisons (PCMPGTB is signed: the bytes >= 0x80
+// are negative and fail the letter and digit ranges; they are word bytes
+// by their own top bit, taken by PMOVMSKB).
+DATA mk2f<>+0(SB)/8, $0x2f2f2f2f2f2f2f2f
+DATA mk2f<>+8(SB)/8, $0x2f2f2f2f2f2f2f2f
+GLOBL mk2f<>(SB), RODATA|NOPTR, $16
+DATA mk3a<>+0(SB)/8, $0x3a3a3a3a3a3a3a3a
+DATA mk3a<>+8(SB)/8, $0x3a3a3a3a3a3a3a3a
+GLOBL mk3a<>(SB), RODATA|NOPTR, $16
+DATA mk60<>+0(SB)/8, $0x6060606060606060
+DATA mk60<>+8(SB)/8, $0x6060606060606060
+GLOBL mk60<>(SB), RODATA|NOPTR, $16
+DATA mk7b<>+0(SB)/8, $0x7b7b7b7b7b7b7b7b
+DATA mk7b<>+8(SB)/8, $0x7b7b7b7b7b7b7b7b
+GLOBL mk7b<>(SB), RODATA|NOPTR, $16
+// The breaks: '.', '!', '?', ';', '\n'.
+DATA mk2e<>+0(SB)/8, $0x2e2e2e2e2e2e2e2e
+DATA mk2e<>+8(SB)/8, $0x2e2e2e2e2e2e2e2e
+GLOBL mk2e<>(SB), RODATA|NOPTR, $16
+DATA mk21<>+0(SB)/8, $0x2121212121212121
+DATA mk21<>+8(SB)/8, $0x2121212121212121
+GLOBL mk21<>(SB), RODATA|NOPTR, $16
+DATA mk3f<>+0(SB)/8, $0x3f3f3f3f3f3f3f3f
+DATA mk3f<>+8(SB)/8, $0x3f3f3f3f3f3f3f3f
+GLOBL mk3f<>(SB), RODATA|NOPTR, $16
+DATA mk3b<>+0(SB)/8, $0x3b3b3b3b3b3b3b3b
+DATA mk3b<>+8(SB)/8, $0x3b3b3b3b3b3b3b3b
+GLOBL mk3b<>(SB), RODATA|NOPTR, $16
+DATA mk0a<>+0(SB)/8, $0x0a0a0a0a0a0a0a0a
+DATA mk0a<>+8(SB)/8, $0x0a0a0a0a0a0a0a0a
+GLOBL mk0a<>(SB), RODATA|NOPTR, $16
+
+// MARKS16 sets AX to the word-byte bits and BX to the break bits of the
+// sixteen bytes at off(SI).
+#define MARKS16(off) \
+	MOVOU off(SI), X0; \
+	PMOVMSKB X0, AX; \
+	MOVOU X0, X1; \
+	PCMPGTB X8, X1; \
+	MOVOU X9, X2; \
+	PCMPGTB X0, X2; \
+	PAND X2, X1; \
+	MOVOU X0, X2; \
+	PCMPGTB X10, X2; \
+	MOVOU X11, X3; \
+	PCMPGTB X0, X3; \
+	PAND X3, X2; \
+	POR X2, X1; \
+	PMOVMSKB X1, DX; \
+	ORQ DX, AX; \
+	MOVOU X0, X1; \
+	PCMPEQB X12, X1; \
+	MOVOU X0, X2; \
+	PCMPEQB X13, X2; \
+	POR X2, X1; \
+	MOVOU X0, X2; \
+	PCMPEQB X14, X2; \
+	POR X2, X1; \
+	MOVOU X0, X2; \
+	PCMPEQB X6, X2; \
+	POR X2, X1; \
+	PCMPEQB X7, X0; \
+	POR X0, X1; \
+	PMOVMSKB X1, BX
+
+// func marks64(p *[64]byte) (word, brk uint64)
+TEXT ·marks64(SB), NOSPLIT, $0-24
+	MOVQ p+0(FP), SI
+	MOVOU mk60<>(SB), X8    // x > 0x60
+	MOVOU mk7b<>(SB), X9    // x < 0x7b
+	MOVOU mk2f<>(SB), X10   // x > 0x2f
+	MOVOU mk3a<>(SB), X11   // x < 0x3a
+	MOVOU mk2e<>(SB), X12
+	MOVOU mk21<>(SB), X13
+	MOVOU mk3f<>(SB), X14
+	MOVOU mk3b<>(SB), X6
+	MOVOU mk0a<>(SB), X7
+	MARKS16(0)
+	MOVQ AX, R8
+	MOVQ BX, R9
+	MARKS16(16)
+	SHLQ $16, AX
+	SHLQ $16, BX
+	ORQ AX, R8
+	ORQ BX, R9
+	MARKS16(32)
+	SHLQ $32, AX
+	SHLQ $32, BX
+	ORQ AX, R8
+	ORQ BX, R9
+	MARKS16(48)
+	SHLQ $48, AX
+	SHLQ $48, BX
+	ORQ AX, R8
+	ORQ BX, R9
+	MOVQ R8, word+8(FP)
+	MOVQ R9, brk+16(FP)
+	RET
