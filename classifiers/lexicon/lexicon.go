@@ -472,13 +472,12 @@ func stretched(src []byte, offs []int32, q int) bool {
 	return n >= 2
 }
 
-// DebugClasses lists, for a text, the class names and term ids of the words
-// the matcher found, in order, without any of the text: a tool for tracing
-// why a rule did or did not fire.
-func (c *Classifier) DebugClasses(text []byte) string {
+// everyWord returns a new scratch with the events of every trigger and
+// context word of text, context words in the whole text too (no
+// shortcut), sorted by start.
+func (c *Classifier) everyWord(text []byte) *scratch {
 	s := newScratch()
 	s.norm, s.offs = c.norm.Append(s.norm[:0], s.offs[:0], text)
-	// Every word, context words in the whole text too.
 	s.readings()
 	s.matches = s.scanIn(c.m, s.matches[:0], 0, len(s.norm))
 	s.trig = append(s.trig[:0], s.matches...)
@@ -487,6 +486,14 @@ func (c *Classifier) DebugClasses(text []byte) string {
 	}
 	s.trig = s.scanIn(c.cm, s.trig, 0, len(s.norm))
 	c.buildEvents(s, text)
+	return s
+}
+
+// DebugClasses lists, for a text, the class names and term ids of the words
+// the matcher found, in order, without any of the text: a tool for tracing
+// why a rule did or did not fire.
+func (c *Classifier) DebugClasses(text []byte) string {
+	s := c.everyWord(text)
 	var b strings.Builder
 	for _, ev := range s.events {
 		in := &c.infos[ev.info]

@@ -18,19 +18,22 @@ import (
 // every trigger and context word of the whole text, every rule, no early
 // exit.
 func (c *Classifier) classifyWhole(text []byte) []classifiers.Finding {
-	s := newScratch()
-	s.norm, s.offs = c.norm.Append(s.norm[:0], s.offs[:0], text)
-	s.readings()
-	s.matches = s.scanIn(c.m, s.matches[:0], 0, len(s.norm))
-	s.trig = append(s.trig[:0], s.matches...)
-	for i := range s.trig {
-		s.trig[i].Pattern = -1 - s.trig[i].Pattern
-	}
-	s.trig = s.scanIn(c.cm, s.trig, 0, len(s.norm))
-	c.buildEvents(s, text)
+	s := c.everyWord(text)
 	c.decide(s)
 	c.runRules(s, actModify)
 	return c.report(s, nil)
+}
+
+// checkWhole fails t when the classifier and classifyWhole disagree on
+// text (reporting rule ids and sizes, never the text).
+func checkWhole(t *testing.T, c *Classifier, round int, text []byte) []classifiers.Finding {
+	t.Helper()
+	got := c.Classify(nil, text)
+	if want := c.classifyWhole(text); !slices.Equal(got, want) {
+		t.Fatalf("round %d (%d bytes): %d findings %v, reading every word gives %d %v",
+			round, len(text), len(got), rulesOf(got), len(want), rulesOf(want))
+	}
+	return got
 }
 
 // vocabulary returns the words and phrases of the embedded lexicon: class
@@ -118,14 +121,7 @@ func TestWindowsKeepFindings(t *testing.T) {
 			}
 			b.WriteString(breaks[r.IntN(len(breaks))])
 		}
-		text := []byte(b.String())
-		got := c.Classify(nil, text)
-		want := c.classifyWhole(text)
-		if !slices.Equal(got, want) {
-			t.Fatalf("round %d (%d bytes): %d findings %v, reading every word gives %d %v",
-				round, len(text), len(got), rulesOf(got), len(want), rulesOf(want))
-		}
-		if len(got) > 0 {
+		if got := checkWhole(t, c, round, []byte(b.String())); len(got) > 0 {
 			found++
 		}
 
@@ -162,13 +158,7 @@ func TestWindowsKeepFindingsOnData(t *testing.T) {
 			}
 			b.WriteString(rows[r.IntN(len(rows))])
 		}
-		text := []byte(b.String())
-		got := c.Classify(nil, text)
-		want := c.classifyWhole(text)
-		if !slices.Equal(got, want) {
-			t.Fatalf("round %d (%d bytes): %d findings %v, reading every word gives %d %v",
-				round, len(text), len(got), rulesOf(got), len(want), rulesOf(want))
-		}
+		checkWhole(t, c, round, []byte(b.String()))
 	}
 }
 

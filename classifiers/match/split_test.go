@@ -6,35 +6,51 @@ import (
 	"testing"
 )
 
+// splitAlpha is the alphabet of the random patterns and texts: word bytes
+// (letters and a two-byte rune) and non-word ones.
+var splitAlpha = []byte("abcdefgh  .'-\xc3\xa9")
+
+// randomMatcher compiles up to 30 random patterns over splitAlpha with
+// random boundaries.
+func randomMatcher(t *testing.T, r *rand.Rand) ([]Pattern, *Matcher) {
+	t.Helper()
+	var pats []Pattern
+	for range 1 + r.IntN(30) {
+		b := make([]byte, 1+r.IntN(12))
+		for i := range b {
+			b[i] = splitAlpha[r.IntN(len(splitAlpha))]
+		}
+		pats = append(pats, Pattern{Bytes: b, LeftWord: r.IntN(3) != 0, RightWord: r.IntN(3) != 0})
+	}
+	m, err := Compile(pats, func(c byte) bool { return c >= 'a' && c <= 'z' || c >= 0x80 })
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pats, m
+}
+
+// randomText returns n bytes, mostly the first four letters of splitAlpha.
+func randomText(r *rand.Rand, n int) []byte {
+	text := make([]byte, n)
+	for i := range text {
+		if r.IntN(4) == 0 {
+			text[i] = splitAlpha[r.IntN(len(splitAlpha))]
+		} else {
+			text[i] = splitAlpha[r.IntN(4)]
+		}
+	}
+	return text
+}
+
 // TestSplitMatchesSequential checks the interleaved two-half scan of long
 // texts against one scan from the start: the same matches in the same
 // order, whatever the patterns' lengths and boundaries, with matches at and
 // around the middle and across it.
 func TestSplitMatchesSequential(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
-	isWord := func(c byte) bool { return c >= 'a' && c <= 'z' || c >= 0x80 }
-	alpha := []byte("abcdefgh  .'-\xc3\xa9")
 	for round := range 3000 {
-		var pats []Pattern
-		for range 1 + r.IntN(30) {
-			b := make([]byte, 1+r.IntN(12))
-			for i := range b {
-				b[i] = alpha[r.IntN(len(alpha))]
-			}
-			pats = append(pats, Pattern{Bytes: b, LeftWord: r.IntN(3) != 0, RightWord: r.IntN(3) != 0})
-		}
-		m, err := Compile(pats, isWord)
-		if err != nil {
-			t.Fatal(err)
-		}
-		text := make([]byte, splitMin+r.IntN(1500))
-		for i := range text {
-			if r.IntN(4) == 0 {
-				text[i] = alpha[r.IntN(len(alpha))]
-			} else {
-				text[i] = alpha[r.IntN(4)]
-			}
-		}
+		pats, m := randomMatcher(t, r)
+		text := randomText(r, splitMin+r.IntN(1500))
 		if round%3 == 0 {
 			// A pattern straddling the middle.
 			p := pats[r.IntN(len(pats))].Bytes
@@ -54,29 +70,9 @@ func TestSplitMatchesSequential(t *testing.T) {
 // scan), at word edges and inside words.
 func TestAppendMatchesInIsAFilter(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
-	isWord := func(c byte) bool { return c >= 'a' && c <= 'z' || c >= 0x80 }
-	alpha := []byte("abcdefgh  .'-\xc3\xa9")
 	for round := range 3000 {
-		var pats []Pattern
-		for range 1 + r.IntN(30) {
-			b := make([]byte, 1+r.IntN(12))
-			for i := range b {
-				b[i] = alpha[r.IntN(len(alpha))]
-			}
-			pats = append(pats, Pattern{Bytes: b, LeftWord: r.IntN(3) != 0, RightWord: r.IntN(3) != 0})
-		}
-		m, err := Compile(pats, isWord)
-		if err != nil {
-			t.Fatal(err)
-		}
-		text := make([]byte, r.IntN(2*splitMin+400))
-		for i := range text {
-			if r.IntN(4) == 0 {
-				text[i] = alpha[r.IntN(len(alpha))]
-			} else {
-				text[i] = alpha[r.IntN(4)]
-			}
-		}
+		_, m := randomMatcher(t, r)
+		text := randomText(r, r.IntN(2*splitMin+400))
 		from := r.IntN(len(text) + 1)
 		to := from + r.IntN(len(text)-from+1)
 		var want []Match
