@@ -78,10 +78,16 @@ func (c *Classifier) Classify(dst []classifiers.Finding, text []byte) []classifi
 	}
 	s := c.pool.Get().(*scratch)
 	dst = c.classify(s, dst, text)
-	if cap(s.norm) <= 1<<20 && cap(s.matches) <= 1<<16 {
+	c.release(s)
+	return dst
+}
+
+// release puts s back in the pool unless a large text grew its buffers,
+// which the pool would then keep alive.
+func (c *Classifier) release(s *scratch) {
+	if cap(s.norm) <= 1<<20 && cap(s.altI) <= 1<<20 && cap(s.matches) <= 1<<16 && cap(s.w.blocks) <= 1<<14 {
 		c.pool.Put(s)
 	}
-	return dst
 }
 
 // ClassifyNormalized is Classify for a caller that has already normalized
@@ -100,9 +106,7 @@ func (c *Classifier) ClassifyNormalized(dst []classifiers.Finding, text, norm []
 	s.norm, s.offs = norm, offs
 	dst = c.classifyNorm(s, dst, text)
 	s.norm, s.offs = ownNorm, ownOffs
-	if cap(s.matches) <= 1<<16 {
-		c.pool.Put(s)
-	}
+	c.release(s)
 	return dst
 }
 
