@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"slices"
 )
 
 // ErrPattern reports an invalid pattern set.
@@ -245,6 +246,9 @@ func Compile(pats []Pattern, isWord func(byte) bool) (*Matcher, error) {
 		}
 	}
 	m.start = uint32(ns) * n
+	if err := m.checkTable(); err != nil {
+		return nil, err
+	}
 	m.skipSWAR = true
 	for c := range 256 {
 		m.skip[c] = m.word[c] && m.trans[m.class[c]] == 0
@@ -253,6 +257,23 @@ func Compile(pats []Pattern, isWord func(byte) bool) (*Matcher, error) {
 		}
 	}
 	return m, nil
+}
+
+// checkTable reports an error unless every transition, its flag cleared, is
+// the start of a row of trans: the assembly scan (dfa4) reads the table
+// without bounds checks and relies on it.
+func (m *Matcher) checkTable() error {
+	n := m.nclass
+	rows := uint32(len(m.trans)) / n
+	if uint32(len(m.trans)) != rows*n || m.start%n != 0 || m.start/n >= rows {
+		return fmt.Errorf("%w: malformed automaton", ErrPattern)
+	}
+	for _, v := range m.trans {
+		if v &^= matchFlag; v%n != 0 || v/n >= rows {
+			return fmt.Errorf("%w: malformed automaton", ErrPattern)
+		}
+	}
+	return nil
 }
 
 // Len returns the length of pattern p.
@@ -264,21 +285,39 @@ func (m *Matcher) MaxLen() int { return int(m.maxLen) }
 // NumStates returns the number of automaton states.
 func (m *Matcher) NumStates() int { return len(m.trans) / int(m.nclass) }
 
-// splitMin is the least text length that AppendMatches scans as two
-// interleaved halves.
+// splitMin is the least text length that AppendMatches scans as
+// interleaved parts.
 const splitMin = 256
+
+// chains is how many parts of a long text are scanned at once.
+const chains = 4
+
+// hit is a round of the chains after which one entered a state with
+// outputs: the index after the round and the states (flags set).
+type hit struct {
+	i int32
+	s [chains]uint32
+}
+
+// hitCap is how many hits steps4 notes before it returns.
+const hitCap = 16
 
 // AppendMatches appends every occurrence of every pattern in text, in order
 // of end offset (for one end, longer patterns first), and returns the
 // extended slice.
 //
-// A text of splitMin bytes or more is scanned as two halves at once, one
-// step of each in turn: each step waits on a table load that depends on the
-// step before, and two independent chains keep the core busy in each
-// other's waits. The second half starts maxLen+1 bytes early, from the
-// state after a boundary; from maxLen+1 bytes on its state is the state a
-// scan from the start would have (no state is deeper than the longest
-// pattern), and it only reports matches that end past the middle.
+// A text of splitMin bytes or more is scanned as four parts at once, one
+// step of each in turn, every byte a table step with no branch but the one
+// that stops at a state with outputs. A step waits on a load that depends
+// on the step before, so one scan leaves the core mostly idle; four
+// independent chains fill each other's waits. Skipping the bytes inside a
+// word that no pattern can start (as scan does) saves steps but costs a
+// mispredicted branch at most word edges of varied text, which measured
+// slower there (bench/classify, ASCIIVaried2K). Every part but the first
+// starts maxLen+1 bytes before its own range, from the state after a
+// boundary: from maxLen+1 bytes on, its state is the state a scan from the
+// start would have (no state is deeper than the longest pattern), and it
+// only reports matches that end in its range.
 func (m *Matcher) AppendMatches(dst []Match, text []byte) []Match {
 	return m.AppendMatchesIn(dst, text, 0, len(text))
 }
@@ -296,89 +335,81 @@ func (m *Matcher) AppendMatchesIn(dst []Match, text []byte, from, to int) []Matc
 	if from > 0 && m.word[text[from-1]] {
 		s0 = 0 // the root inside a word
 	}
-	n := to
-	mid := from + (to-from)/2
-	p0 := mid - int(m.maxLen) - 1
-	if to-from < splitMin || p0 <= from {
+	// Chain k scans L bytes from p[k] = from + k*(L-warm) and reports the
+	// matches that end in (p[k]+warm, p[k]+L] (chain 0 all of them), so the
+	// ranges tile (from, from+chains*L-(chains-1)*warm]; the last chain
+	// finishes the few bytes left to to on its own.
+	warm := int(m.maxLen) + 1
+	L := (to - from + (chains-1)*warm) / chains
+	if to-from < splitMin || L < 2*warm {
 		return m.scan(dst, text, from, to, s0, 0)
 	}
 	base := len(dst)
-	trans := m.trans
-	class := &m.class
-	skip := &m.skip
-	sa, sb := s0, m.start
-	i, j := from, p0
-	// The skip loops here go byte by byte: the eight-byte skip of scan
-	// measured slower in this loop (bench/classify, Lexicon), its extra
-	// branches costing more than the bytes it saves.
-	for i < mid && j < n {
-		// The inner loop makes no call, so the compiler keeps its state
-		// in registers; it stops at the first step that enters a state
-		// with outputs, whose flag is cleared once they are emitted.
-		for i < mid && j < n {
-			if sa == 0 {
-				for i < mid && skip[text[i]] {
-					i++
+	step := L - warm
+	t := text[from : from+3*step+L]
+	s := [chains]uint32{s0, m.start, m.start, m.start}
+	var hits [hitCap]hit
+	for i := 0; i < L; {
+		var nh int
+		i, nh = m.steps4(t, step, i, L, &s, &hits)
+		// Emit what the chains that entered a state with outputs found
+		// in their ranges.
+		for _, h := range hits[:nh] {
+			for k, st := range h.s {
+				if st&matchFlag != 0 && (k == 0 || int(h.i) > warm) {
+					dst = m.emit(dst, text, from+k*step+int(h.i), (st&^matchFlag)/m.nclass)
 				}
-				if i == mid {
-					break
-				}
-			}
-			if sb == 0 {
-				for j < n && skip[text[j]] {
-					j++
-				}
-				if j == n {
-					break
-				}
-			}
-			sa = trans[sa+uint32(class[text[i]])]
-			sb = trans[sb+uint32(class[text[j]])]
-			i++
-			j++
-			if (sa|sb)&matchFlag != 0 {
-				break
-			}
-		}
-		if sa&matchFlag != 0 {
-			sa &^= matchFlag
-			dst = m.emit(dst, text, i, sa/m.nclass)
-		}
-		if sb&matchFlag != 0 {
-			sb &^= matchFlag
-			if j > mid {
-				dst = m.emit(dst, text, j, sb/m.nclass)
 			}
 		}
 	}
-	// One half is done; finish the other alone.
-	dst = m.scan(dst, text, i, mid, sa, 0)
-	dst = m.scan(dst, text, j, n, sb, mid)
-	// The halves' matches came out interleaved; each half's in order, and
-	// every match of the first ends at or before mid, every match of the
-	// second after it: a stable partition puts them in order.
-	return partition(dst, base, int32(mid))
+	s3 := s[chains-1]
+	dst = m.scan(dst, text, from+3*step+L, to, s3, 0)
+	// The chains' matches came out interleaved, each chain's in order and
+	// in a range of its own: a stable regrouping by range puts them in
+	// order.
+	return regroup(dst, base, [chains - 1]int32{int32(from + L), int32(from + step + L), int32(from + 2*step + L)})
 }
 
-// partition moves the matches of dst[base:] that end after mid behind the
-// others, keeping the order within each group, and returns dst. The ones
-// it moves pass through the spare room at the end of dst.
-func partition(dst []Match, base int, mid int32) []Match {
+// regroup sorts dst[base:] stably into chains groups, the matches that end
+// at or before bounds[0], then those at or before bounds[1], and so on, and
+// returns dst. The matches pass through spare room at the end of dst.
+func regroup(dst []Match, base int, bounds [chains - 1]int32) []Match {
 	n := len(dst)
-	w := base
-	for r := base; r < n; r++ {
-		if m := dst[r]; m.End <= mid {
-			dst[w] = m
-			w++
-		} else {
-			dst = append(dst, m)
-		}
+	var count [chains]int
+	sorted := true
+	prev := 0
+	for _, m := range dst[base:] {
+		g := group(m.End, &bounds)
+		count[g]++
+		sorted = sorted && g >= prev
+		prev = g
 	}
-	if w == n {
+	if sorted {
 		return dst
 	}
-	copy(dst[w:], dst[n:])
+	var at [chains]int
+	for g := 1; g < chains; g++ {
+		at[g] = at[g-1] + count[g-1]
+	}
+	dst = slices.Grow(dst, n-base)
+	tmp := dst[n : n+(n-base)]
+	for _, m := range dst[base:n] {
+		g := group(m.End, &bounds)
+		tmp[at[g]] = m
+		at[g]++
+	}
+	copy(dst[base:n], tmp)
 	return dst[:n]
+}
+
+func group(end int32, bounds *[chains - 1]int32) int {
+	g := 0
+	for _, b := range bounds {
+		if end > b {
+			g++
+		}
+	}
+	return g
 }
 
 // scan appends the matches that end in text[from+1:to+1] past after, for

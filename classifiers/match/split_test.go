@@ -87,3 +87,52 @@ func TestAppendMatchesInIsAFilter(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckTable checks that the table check the assembly scan relies on
+// passes for compiled automata and fails for a transition out of range or
+// off a row start.
+func TestCheckTable(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	for range 200 {
+		_, m := randomMatcher(t, r)
+		if err := m.checkTable(); err != nil {
+			t.Fatal(err)
+		}
+		k := r.IntN(len(m.trans))
+		saved := m.trans[k]
+		m.trans[k] = uint32(len(m.trans)) // past the last row
+		if m.checkTable() == nil {
+			t.Fatal("a transition past the table passed the check")
+		}
+		m.trans[k] = saved&matchFlag | 1 // not a row start
+		if m.nclass > 1 && m.checkTable() == nil {
+			t.Fatal("a transition off a row start passed the check")
+		}
+		m.trans[k] = saved
+	}
+}
+
+// TestChainsFull checks the four-chain scan where every byte ends a match,
+// in every chain at once, so that the assembly notes more hits than it has
+// room for and returns early many times.
+func TestChainsFull(t *testing.T) {
+	pats := []Pattern{{Bytes: []byte("a")}, {Bytes: []byte("aa")}, {Bytes: []byte("b"), RightWord: true}}
+	m, err := Compile(pats, func(c byte) bool { return c >= 'a' && c <= 'z' })
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []int{splitMin, splitMin + 1, 1000, 4099} {
+		text := make([]byte, n)
+		for i := range text {
+			text[i] = "aaab"[i%4]
+		}
+		got := m.AppendMatches(nil, text)
+		want := m.scan(nil, text, 0, len(text), m.start, 0)
+		if !slices.Equal(got, want) {
+			t.Fatalf("%d bytes: four chains gave %d matches, one scan %d (or another order)", n, len(got), len(want))
+		}
+		if len(want) < n {
+			t.Fatalf("%d bytes: only %d matches", n, len(want))
+		}
+	}
+}
