@@ -590,7 +590,7 @@ func (w *walker) build(t []byte) {
 	end := min(base+64, len(t))
 	var word, brk uint64
 	if end-base == 64 {
-		word, brk = marks64((*[64]byte)(t[base:end]))
+		word, _, brk = normalize.Marks64((*[64]byte)(t[base:end]))
 	} else {
 		for k := 0; base+k < end; k++ {
 			if normalize.IsWordByte(t[base+k]) {

@@ -75,35 +75,6 @@ func FuzzWalker(f *testing.F) {
 	})
 }
 
-// TestMarks64 checks marks64 (SSE2 on amd64, eight bytes at a time with
-// -tags purego and elsewhere) against its definition on every byte value.
-func TestMarks64(t *testing.T) {
-	r := rand.New(rand.NewPCG(9, 10))
-	edges := []byte("`az{/09:@AZ[.!?;\n\x00\x7f\x80\xff ")
-	var p [64]byte
-	for round := range 20000 {
-		for i := range p {
-			if round%2 == 0 {
-				p[i] = byte(r.IntN(256))
-			} else {
-				p[i] = edges[r.IntN(len(edges))]
-			}
-		}
-		var word, brk uint64
-		for i, c := range p {
-			if normalize.IsWordByte(c) {
-				word |= 1 << i
-			}
-			if isBreak[c] {
-				brk |= 1 << i
-			}
-		}
-		if w, b := marks64(&p); w != word || b != brk {
-			t.Fatalf("round %d: marks64 %016x %016x, want %016x %016x", round, w, b, word, brk)
-		}
-	}
-}
-
 // TestSentenceSpans checks sentStart and sentEnd against the byte loop's
 // sentence count: the span of byte i is the bytes with its count.
 func TestSentenceSpans(t *testing.T) {
@@ -130,6 +101,20 @@ func TestSentenceSpans(t *testing.T) {
 			if gotA, gotB := w.sentStart(text, i), w.sentEnd(text, i); gotA != a || gotB != b {
 				t.Fatalf("round %d, byte %d of %d: span [%d, %d), want [%d, %d)", round, i, len(text), gotA, gotB, a, b)
 			}
+		}
+	}
+}
+
+// TestBreaksAreMarksPunct checks that the walker's two sources of sentence
+// breaks agree: isBreak (the bytes of a short last block) and the
+// punctuation bitmap of normalize.Marks64 (full blocks).
+func TestBreaksAreMarksPunct(t *testing.T) {
+	for c := range 256 {
+		var p [64]byte
+		p[7] = byte(c)
+		_, _, punct := normalize.Marks64(&p)
+		if got := punct>>7&1 != 0; got != isBreak[c] {
+			t.Fatalf("byte %#x: Marks64 punctuation %v, isBreak %v", c, got, isBreak[c])
 		}
 	}
 }

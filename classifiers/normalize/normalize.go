@@ -733,10 +733,12 @@ func letters8(x uint64) uint64 {
 
 // words8 has the high bit of each byte of x that is an ASCII letter or
 // digit (a subset of the word bytes).
-func words8(x uint64) uint64 {
+func words8(x uint64) uint64 { return digits8(x) | letters8(x) }
+
+// digits8 has the high bit of each byte of x that is 0-9.
+func digits8(x uint64) uint64 {
 	y := x &^ high
-	digit := (y + (0x80-'0')*ones) &^ (y + (0x80-'9'-1)*ones)
-	return (digit | letters8(x)) &^ x & high
+	return (y + (0x80-'0')*ones) &^ (y + (0x80-'9'-1)*ones) &^ x & high
 }
 
 // isSingle reports whether b[i] is a letter (or the leet '1') standing alone:

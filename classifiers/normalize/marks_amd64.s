@@ -17,7 +17,7 @@ GLOBL mk60<>(SB), RODATA|NOPTR, $16
 DATA mk7b<>+0(SB)/8, $0x7b7b7b7b7b7b7b7b
 DATA mk7b<>+8(SB)/8, $0x7b7b7b7b7b7b7b7b
 GLOBL mk7b<>(SB), RODATA|NOPTR, $16
-// The breaks: '.', '!', '?', ';', '\n'.
+// The sentence punctuation: '.', '!', '?', ';', '\n'.
 DATA mk2e<>+0(SB)/8, $0x2e2e2e2e2e2e2e2e
 DATA mk2e<>+8(SB)/8, $0x2e2e2e2e2e2e2e2e
 GLOBL mk2e<>(SB), RODATA|NOPTR, $16
@@ -34,8 +34,8 @@ DATA mk0a<>+0(SB)/8, $0x0a0a0a0a0a0a0a0a
 DATA mk0a<>+8(SB)/8, $0x0a0a0a0a0a0a0a0a
 GLOBL mk0a<>(SB), RODATA|NOPTR, $16
 
-// MARKS16 sets AX to the word-byte bits and BX to the break bits of the
-// sixteen bytes at off(SI).
+// MARKS16 sets AX to the word-byte bits, CX to the digit bits and BX to
+// the punctuation bits of the sixteen bytes at off(SI).
 #define MARKS16(off) \
 	MOVOU off(SI), X0; \
 	PMOVMSKB X0, AX; \
@@ -49,6 +49,7 @@ GLOBL mk0a<>(SB), RODATA|NOPTR, $16
 	MOVOU X11, X3; \
 	PCMPGTB X0, X3; \
 	PAND X3, X2; \
+	PMOVMSKB X2, CX; \
 	POR X2, X1; \
 	PMOVMSKB X1, DX; \
 	ORQ DX, AX; \
@@ -67,8 +68,8 @@ GLOBL mk0a<>(SB), RODATA|NOPTR, $16
 	POR X0, X1; \
 	PMOVMSKB X1, BX
 
-// func marks64(p *[64]byte) (word, brk uint64)
-TEXT ·marks64(SB), NOSPLIT, $0-24
+// func Marks64(p *[64]byte) (word, digit, punct uint64)
+TEXT ·Marks64(SB), NOSPLIT, $0-32
 	MOVQ p+0(FP), SI
 	MOVOU mk60<>(SB), X8    // x > 0x60
 	MOVOU mk7b<>(SB), X9    // x < 0x7b
@@ -81,22 +82,30 @@ TEXT ·marks64(SB), NOSPLIT, $0-24
 	MOVOU mk0a<>(SB), X7
 	MARKS16(0)
 	MOVQ AX, R8
+	MOVQ CX, R10
 	MOVQ BX, R9
 	MARKS16(16)
 	SHLQ $16, AX
+	SHLQ $16, CX
 	SHLQ $16, BX
 	ORQ AX, R8
+	ORQ CX, R10
 	ORQ BX, R9
 	MARKS16(32)
 	SHLQ $32, AX
+	SHLQ $32, CX
 	SHLQ $32, BX
 	ORQ AX, R8
+	ORQ CX, R10
 	ORQ BX, R9
 	MARKS16(48)
 	SHLQ $48, AX
+	SHLQ $48, CX
 	SHLQ $48, BX
 	ORQ AX, R8
+	ORQ CX, R10
 	ORQ BX, R9
 	MOVQ R8, word+8(FP)
-	MOVQ R9, brk+16(FP)
+	MOVQ R10, digit+16(FP)
+	MOVQ R9, punct+24(FP)
 	RET
