@@ -3,6 +3,9 @@ package linear
 import (
 	"encoding/binary"
 	"math/bits"
+	"slices"
+
+	"github.com/openrai/raiserver/classifiers/normalize"
 )
 
 // The fast path of Scores for the shipped feature set (4-gram edges, words,
@@ -111,86 +114,243 @@ func lowerPlain(dst, src []byte) ([]byte, bool) {
 }
 
 // plainSums returns what m.sums(feats) and len(feats) would be for the
-// features of s, lower-case ASCII text from lowerPlain or normalized text
-// in any script for ScoresNormalized, and false when NormV1 would rewrite
-// a word of s: a letter three times in a row, or three or more single
-// letters each separated by one separator or by whitespace ("k i l l",
-// "k.i.l.l"). (appendPlain, in the tests, lists the same features.) A word of at most eight bytes contributes the same own
-// features (its n-grams and itself) wherever it stands, so their packed
-// weight sum and its hash are memoized in c; only the bigram is looked up
-// each time. The sums are integers, so the result does not depend on what
-// c holds (TestPlainSumsMatchAppendPlain).
-func (m *Model) plainSums(c *wordCache, s []byte) (sum [N]int64, n int, ok bool) {
+// features of foldDigits(s), s lower-case ASCII text from lowerPlain
+// (where foldDigits changes nothing) or normalized text in any script for
+// ScoresNormalized, and false when NormV1 would rewrite a word of s: a
+// letter three times in a row, or three or more single letters each
+// separated by one separator or by whitespace ("k i l l", "k.i.l.l").
+// (appendPlain, in the tests, lists the same features.)
+//
+// It works in passes, each a loop small enough for the compiler to keep
+// its state in registers: one lists the words from the 64-byte bitmaps of
+// normalize.Marks64, one checks the single letters, one adds up each
+// word's own features (its n-grams and itself) and notes its hash, and one
+// adds up the bigrams, whose table loads are independent of each other. A
+// word of at most eight bytes contributes the same own features wherever
+// it stands, so their packed weight sum and its hash are memoized in
+// p.words. A word with a digit is folded on its own: foldDigits rewrites
+// runs of letters and digits, which never reach past a word, so the text
+// needs no copy. The sums are integers, so the result depends neither on
+// the order of the features nor on what the memo holds
+// (TestPlainSumsMatchAppendPlain).
+func (m *Model) plainSums(p *plainScratch, s []byte) (sum [N]int64, n int, ok bool) {
+	p.spans = appendWords(p.spans[:0], s)
+	spans := p.spans
+	var st plainState
+	for _, sp := range spans {
+		if !st.single(spanStart(sp), spanEnd(sp), s) {
+			return sum, 0, false
+		}
+	}
+	p.hashes = slices.Grow(p.hashes[:0], len(spans))[:len(spans)]
+	hs := p.hashes[:len(spans)]
 	w := m.lanes
 	mask := uint32(len(w) - 1)
-	long := int(m.p.Features.Long)
-	var tmp [maxWordGrams + 4]uint32
+	c := &p.words
 	// acc adds the biased weights of cnt features in 16-bit lanes; it is
 	// folded into sum before 256 of them could carry out of a lane.
 	var acc uint64
 	cnt := 0
-	flush := func() {
-		bias := 128 * int64(cnt)
-		sum[0] += int64(acc&0xffff) - bias
-		sum[1] += int64(acc>>16&0xffff) - bias
-		sum[2] += int64(acc>>32&0xffff) - bias
-		sum[3] += int64(acc>>48) - bias
-		n += cnt
-		acc, cnt = 0, 0
-	}
-	var st plainState
-	it := wordIter{s: s, blk: -64}
-	for {
-		start, end, more := it.word()
-		if !more {
-			break
-		}
-		if !st.single(start, end, s) {
-			return sum, n, false
-		}
+	for i, sp := range spans {
 		var h uint64
-		if L := end - start; L <= 8 {
-			x := packWord(s, start, end) // never 0: no word byte is 0
-			e := &c[x*mix64>>(64-wordCacheBits)]
-			if e.key != x {
-				var k int
-				var ok bool
-				if h, k, ok = ownFeatures(tmp[:], 0, s, start, end, long); !ok {
-					return sum, n, false
-				}
-				var lanes uint64
-				for _, f := range tmp[:k] {
-					lanes += w[f&mask]
-				}
-				*e = wordEntry{key: x, lanes: lanes, h: h, n: uint64(k)}
+		if sp&(digitSpan|longSpan) == 0 {
+			x := packWord(s, spanStart(sp), spanEnd(sp)) // never 0: no word byte is 0
+			en := &c[x*mix64>>(64-wordCacheBits)]
+			if en.key != x && !m.fill(en, x, s, spanStart(sp), spanEnd(sp)) {
+				return sum, 0, false
 			}
-			acc += e.lanes
-			cnt += int(e.n)
-			h = e.h
+			acc += en.lanes
+			cnt += int(en.n)
+			h = en.h
 		} else {
+			var lanes uint64
 			var k int
-			var ok bool
-			if h, k, ok = ownFeatures(tmp[:], 0, s, start, end, long); !ok {
-				return sum, n, false
+			if h, lanes, k, ok = m.otherWord(p, &sum, &n, s, sp); !ok {
+				return sum, 0, false
 			}
-			flush()
-			part := m.sums(tmp[:k])
-			for c := range N {
-				sum[c] += part[c]
-			}
-			n += k
+			acc += lanes
+			cnt += k
 		}
-		if st.hasPrev {
-			acc += w[bigram(st.prev, h)&mask]
-			cnt++
-		}
-		st.prev, st.hasPrev = h, true
+		hs[i] = h
 		if cnt > 256-16 { // a cached word has at most 9 own features
-			flush()
+			n += flushLanes(&sum, acc, cnt)
+			acc, cnt = 0, 0
 		}
 	}
-	flush()
+	n += flushLanes(&sum, acc, cnt)
+	// The bigrams, in runs that cannot carry out of a lane.
+	for i := 1; i < len(hs); {
+		e := min(len(hs), i+255)
+		acc = 0
+		for j := i; j < e; j++ {
+			acc += w[bigram(hs[j-1], hs[j])&mask]
+		}
+		n += flushLanes(&sum, acc, e-i)
+		i = e
+	}
 	return sum, n, true
+}
+
+// fill memoizes in en the own features of the word s[start:end], packed in
+// x (at most eight bytes), or reports false when NormV1 would rewrite it.
+//
+//go:noinline
+func (m *Model) fill(en *wordEntry, x uint64, s []byte, start, end int) bool {
+	var tmp [maxWordGrams + 4]uint32
+	h, k, ok := ownFeatures(tmp[:], 0, s, start, end, int(m.p.Features.Long))
+	if !ok {
+		return false
+	}
+	w := m.lanes
+	mask := uint32(len(w) - 1)
+	var lanes uint64
+	for _, f := range tmp[:k] {
+		lanes += w[f&mask]
+	}
+	*en = wordEntry{key: x, lanes: lanes, h: h, n: uint64(k)}
+	return true
+}
+
+// otherWord handles a word that is longer than eight bytes or holds a
+// digit (folded first): it returns the word's hash and either the packed
+// weights of its own features and their count (a short word, memoized) or
+// nothing, having added them to sum and n itself (a long word); or false
+// when NormV1 would rewrite the word.
+//
+//go:noinline
+func (m *Model) otherWord(p *plainScratch, sum *[N]int64, n *int, s []byte, sp uint64) (h, lanes uint64, k int, ok bool) {
+	ws, a, e := s, spanStart(sp), spanEnd(sp)
+	if sp&digitSpan != 0 {
+		p.fold = append(p.fold[:0], s[a:e]...)
+		foldDigits(p.fold)
+		ws, a, e = p.fold, 0, len(p.fold)
+	}
+	if e-a <= 8 {
+		x := packWord(ws, a, e)
+		en := &p.words[x*mix64>>(64-wordCacheBits)]
+		if en.key != x && !m.fill(en, x, ws, a, e) {
+			return 0, 0, 0, false
+		}
+		return en.h, en.lanes, int(en.n), true
+	}
+	var tmp [maxWordGrams + 4]uint32
+	if h, k, ok = ownFeatures(tmp[:], 0, ws, a, e, int(m.p.Features.Long)); !ok {
+		return 0, 0, 0, false
+	}
+	part := m.sums(tmp[:k])
+	for c := range N {
+		sum[c] += part[c]
+	}
+	*n += k
+	return h, 0, 0, true
+}
+
+// plainScratch is what plainSums reuses from call to call: one per model
+// scratch (so per goroutine at a time), valid for one model.
+type plainScratch struct {
+	words  wordCache
+	spans  []uint64 // the words of the text (appendWords)
+	hashes []uint64 // their hashes
+	fold   []byte   // a word with a digit, folded
+}
+
+// The flags of a word in appendWords' list.
+const (
+	digitSpan = 1 << 63 // it holds an ASCII digit
+	longSpan  = 1 << 62 // it is longer than eight bytes
+)
+
+func spanStart(sp uint64) int { return int(sp >> 32 & (1<<30 - 1)) }
+func spanEnd(sp uint64) int   { return int(uint32(sp)) }
+
+// appendWords appends the words (runs of word bytes) of s to dst, in
+// order, each as start<<32 | end with the flags digitSpan and longSpan,
+// and returns dst. s is shorter than 1 GiB. Each 64-byte block gives the
+// bitmaps of the first and the last bytes of its words; their set bits,
+// taken in turn, pair up.
+func appendWords(dst []uint64, s []byte) []uint64 {
+	n := len(s)
+	base := len(dst)
+	dst = slices.Grow(dst, n/2+1) // a word and a separator take two bytes
+	out := dst[base : base+n/2+1]
+	k := 0
+	pending := -1 // the start of a word that goes on past the block
+	var pendDigit uint64
+	var carry uint64 // whether the last byte of the block before is a word byte
+	for blk := 0; blk < n; blk += 64 {
+		var wm, dm uint64 // word bytes and digits of the block
+		var after uint64  // whether the byte after the block is a word byte
+		if blk+64 <= n {
+			wm, dm, _ = normalize.Marks64((*[64]byte)(s[blk : blk+64]))
+			if blk+64 < n {
+				after = uint64(wordBit[s[blk+64]])
+			}
+		} else {
+			for i, ch := range s[blk:] {
+				wm |= uint64(wordBit[ch]) << uint(i)
+				if ch-'0' < 10 {
+					dm |= 1 << uint(i)
+				}
+			}
+		}
+		starts := wm &^ (wm<<1 | carry)
+		ends := wm &^ (wm>>1 | after<<63) // the last byte of each word
+		carry = wm >> 63
+		if pending >= 0 {
+			if ends == 0 { // the word spans the block
+				pendDigit |= dm
+				continue
+			}
+			e := bits.TrailingZeros64(ends)
+			ends &= ends - 1
+			end := blk + e + 1
+			f := flags(pending, end)
+			if pendDigit|dm&(2<<uint(e)-1) != 0 {
+				f |= digitSpan
+			}
+			out[k] = uint64(pending)<<32 | uint64(end) | f
+			k++
+			pending = -1
+		}
+		for ends != 0 {
+			b := bits.TrailingZeros64(starts) & 63
+			e := bits.TrailingZeros64(ends) & 63
+			starts &= starts - 1
+			ends &= ends - 1
+			start, end := blk+b, blk+e+1
+			f := flags(start, end)
+			if dm != 0 && dm&(2<<uint(e)-1<<uint(b)) != 0 {
+				f |= digitSpan
+			}
+			out[k] = uint64(start)<<32 | uint64(end) | f
+			k++
+		}
+		if starts != 0 { // a word that goes on into the next block
+			b := bits.TrailingZeros64(starts) & 63
+			pending = blk + b
+			pendDigit = dm >> uint(b)
+		}
+	}
+	return dst[:base+k]
+}
+
+// flags is longSpan for a word from start to end longer than eight bytes.
+func flags(start, end int) uint64 {
+	if end-start > 8 {
+		return longSpan
+	}
+	return 0
+}
+
+// flushLanes adds the cnt biased weights summed in the 16-bit lanes of acc
+// to sum and returns cnt.
+func flushLanes(sum *[N]int64, acc uint64, cnt int) int {
+	bias := 128 * int64(cnt)
+	sum[0] += int64(acc&0xffff) - bias
+	sum[1] += int64(acc>>16&0xffff) - bias
+	sum[2] += int64(acc>>32&0xffff) - bias
+	sum[3] += int64(acc>>48) - bias
+	return cnt
 }
 
 // wordCacheBits is log2 of the entries of a wordCache: 32 KiB, which
@@ -232,10 +392,7 @@ func (it *wordIter) word() (start, end int, ok bool) {
 		}
 		var m uint64
 		if blk+64 <= len(s) {
-			b := s[blk : blk+64 : blk+64]
-			for k := 0; k < 64; k += 8 {
-				m |= wordMask8(binary.LittleEndian.Uint64(b[k:])) << uint(k)
-			}
+			m, _, _ = normalize.Marks64((*[64]byte)(s[blk : blk+64]))
 		} else {
 			for k, c := range s[blk:] {
 				m |= uint64(wordBit[c]) << (uint(k) & 63)

@@ -178,22 +178,6 @@ func (f Features) AppendFeatures(dst []uint32, s []byte) []uint32 {
 	return dst[:base+j]
 }
 
-// wordMask8 returns bit k set when byte k (little endian) of x is a word
-// byte: ≥ 0x80, 'a'..'z' or '0'..'9' (SWAR: each test is an add into the
-// byte's top bit, which cannot carry into the next byte from 7-bit values).
-func wordMask8(x uint64) uint64 {
-	const (
-		ones = 0x0101010101010101
-		high = 0x8080808080808080
-	)
-	y := x &^ high
-	letter := (y + (0x80-'a')*ones) &^ (y + (0x80-'z'-1)*ones)
-	digit := (y + (0x80-'0')*ones) &^ (y + (0x80-'9'-1)*ones)
-	w := (x | letter | digit) & high
-	// Gather the eight top bits into the low byte.
-	return (w >> 7) * 0x0102040810204080 >> 56
-}
-
 // wordBit is isWordByte as 0/1.
 var wordBit = func() (t [256]uint8) {
 	for c, w := range isWordByte {

@@ -4,6 +4,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/openrai/raiserver/classifiers/normalize"
 )
 
 // slowFeatures is the obvious version of AppendFeatures: split into words,
@@ -146,26 +148,18 @@ func TestFoldDigits(t *testing.T) {
 	}
 }
 
-func TestWordMask8(t *testing.T) {
-	rng := rand.New(rand.NewPCG(3, 4))
-	var b [8]byte
-	for i := range 100000 {
-		for k := range b {
-			b[k] = byte(rng.IntN(256))
-			if i < 256 {
-				b[k] = byte(i) // every byte value in every lane
-			}
+// TestWordBytesAreMarks checks that the model's word bytes are the ones
+// normalize.Marks64 marks, which its word loops read.
+func TestWordBytesAreMarks(t *testing.T) {
+	for c := range 256 {
+		var p [64]byte
+		p[5] = byte(c)
+		word, digit, _ := normalize.Marks64(&p)
+		if got := word>>5&1 != 0; got != isWordByte[c] || (wordBit[c] != 0) != isWordByte[c] {
+			t.Fatalf("byte %#x: Marks64 word %v, isWordByte %v, wordBit %d", c, got, isWordByte[c], wordBit[c])
 		}
-		var want uint64
-		for k, c := range b {
-			if isWordByte[c] {
-				want |= 1 << k
-			}
-		}
-		x := uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
-			uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
-		if got := wordMask8(x); got != want {
-			t.Fatalf("wordMask8(% x) = %08b, want %08b", b, got, want)
+		if got := digit>>5&1 != 0; got != (c >= '0' && c <= '9') {
+			t.Fatalf("byte %#x: Marks64 digit %v", c, got)
 		}
 	}
 }

@@ -80,7 +80,7 @@ type scratch struct {
 	text  []byte
 	offs  []int32
 	feats []uint32
-	words *wordCache // fast path only
+	plain *plainScratch // fast path only
 }
 
 var ruleNames = [N]string{"linear/hate", "linear/sexual", "linear/violence", "linear/self_harm"}
@@ -113,7 +113,7 @@ func New(p Params) (*Model, error) {
 			feats: make([]uint32, 0, 16384),
 		}
 		if m.fast {
-			s.words = new(wordCache)
+			s.plain = new(plainScratch)
 		}
 		return s
 	}
@@ -165,12 +165,13 @@ func (m *Model) ScoresNormalized(norm []byte, out *[N]float32) {
 		return
 	}
 	s := m.pool.Get().(*scratch)
-	var text []byte
-	text, s.text = foldNorm(s.text, norm)
-	// The text is NormV1's already, so the fast path's features are the
-	// ordinary ones; plainSums only refuses what it does not handle (a run
-	// of three, a spelled chain: rare in normalized text).
-	if !m.fast || !m.scorePlain(s, text, out) {
+	// The text is NormV1's but for foldDigits, which the fast path applies
+	// word by word, so its features are the ordinary ones; plainSums only
+	// refuses what it does not handle (a run of three, a spelled chain:
+	// rare in normalized text).
+	if !m.fast || !m.scorePlain(s, norm, out) {
+		var text []byte
+		text, s.text = foldNorm(s.text, norm)
 		s.feats = m.p.Features.AppendFeatures(s.feats[:0], text)
 		m.scoreFeatures(s.feats, out)
 	}
@@ -180,7 +181,7 @@ func (m *Model) ScoresNormalized(norm []byte, out *[N]float32) {
 // scorePlain sets out from the fast-path features of plain text, or
 // reports false when the text needs the ordinary featurization.
 func (m *Model) scorePlain(s *scratch, text []byte, out *[N]float32) bool {
-	sum, n, ok := m.plainSums(s.words, text)
+	sum, n, ok := m.plainSums(s.plain, text)
 	if !ok {
 		return false
 	}
@@ -224,7 +225,7 @@ func (m *Model) score(s *scratch, out *[N]float32) {
 
 // put returns s to the pool unless a huge text made it huge.
 func (m *Model) put(s *scratch) {
-	if cap(s.text) <= 1<<20 && cap(s.feats) <= 1<<22 {
+	if cap(s.text) <= 1<<20 && cap(s.feats) <= 1<<22 && (s.plain == nil || cap(s.plain.spans) <= 1<<18 && cap(s.plain.hashes) <= 1<<18 && cap(s.plain.fold) <= 1<<16) {
 		m.pool.Put(s)
 	}
 }
