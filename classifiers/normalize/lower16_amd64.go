@@ -17,3 +17,11 @@ const haveLower16 = true
 //
 //go:noescape
 func lower16(dst *byte, offs *int32, src *byte, off int32) (m, sep uint64)
+
+// lower64 is lower16 for the 64 bytes at src, each mask in a word of its
+// own (bit k for byte k): bad (not plain), sp, letter, eq (lanes 0 and 1
+// of each sixteen compare with zero bytes instead) and sep. dst and offs
+// must have room for 64 entries, src 64 bytes.
+//
+//go:noescape
+func lower64(dst *byte, offs *int32, src *byte, off int32) (bad, sp, letter, eq, sep uint64)

@@ -163,3 +163,125 @@ TEXT ·lower16(SB), NOSPLIT, $0-48
 
 	MOVQ AX, m+32(FP)
 	RET
+
+// CHUNK64(k, sh) does lower16's work on the sixteen bytes at k(DX) for
+// lower64: it writes them lower-cased to k(DI) and their offsets to
+// 4*k(SI), and ORs its masks, shifted left by sh, into R9 (not plain), R10
+// (spaces), R11 (letters), R12 (equal to the two bytes before, lanes 0 and
+// 1 zero) and R13 (separators). X5 holds the offsets of the chunk and is
+// advanced by sixteen.
+#define CHUNK64(k, sh) \
+	MOVOU k(DX), X0; \
+	PMOVMSKB X0, AX; \
+	MOVOU c20<>(SB), X2; \
+	PCMPGTB X0, X2; \
+	MOVOU X0, X3; \
+	PCMPGTB c20<>(SB), X3; \
+	MOVOU c25<>(SB), X4; \
+	PCMPGTB X0, X4; \
+	PAND X4, X3; \
+	POR X3, X2; \
+	MOVOU X0, X3; \
+	PCMPGTB c2f<>(SB), X3; \
+	MOVOU c3a<>(SB), X4; \
+	PCMPGTB X0, X4; \
+	PAND X4, X3; \
+	POR X3, X2; \
+	MOVOU X0, X3; \
+	PCMPEQB c40<>(SB), X3; \
+	POR X3, X2; \
+	MOVOU X0, X3; \
+	PCMPGTB c7b<>(SB), X3; \
+	POR X3, X2; \
+	PMOVMSKB X2, BX; \
+	ORL BX, AX; \
+	SHLQ $sh, AX; \
+	ORQ AX, R9; \
+	MOVOU X0, X3; \
+	PCMPGTB c40<>(SB), X3; \
+	MOVOU c5b<>(SB), X4; \
+	PCMPGTB X0, X4; \
+	PAND X4, X3; \
+	PAND c20<>(SB), X3; \
+	POR X3, X0; \
+	MOVOU X0, k(DI); \
+	MOVOU X0, X3; \
+	PCMPEQB c20<>(SB), X3; \
+	PMOVMSKB X3, BX; \
+	SHLQ $sh, BX; \
+	ORQ BX, R10; \
+	MOVOU X0, X3; \
+	PCMPGTB c60<>(SB), X3; \
+	MOVOU c7b<>(SB), X4; \
+	PCMPGTB X0, X4; \
+	PAND X4, X3; \
+	PMOVMSKB X3, BX; \
+	SHLQ $sh, BX; \
+	ORQ BX, R11; \
+	MOVOU X0, X3; \
+	PSLLO $1, X3; \
+	PCMPEQB X0, X3; \
+	MOVOU X0, X4; \
+	PSLLO $2, X4; \
+	PCMPEQB X0, X4; \
+	PAND X4, X3; \
+	PMOVMSKB X3, BX; \
+	SHLQ $sh, BX; \
+	ORQ BX, R12; \
+	MOVOU X0, X3; \
+	PCMPGTB c29<>(SB), X3; \
+	MOVOU c30<>(SB), X4; \
+	PCMPGTB X0, X4; \
+	PAND X4, X3; \
+	MOVOU X0, X4; \
+	PCMPEQB c20<>(SB), X4; \
+	POR X4, X3; \
+	MOVOU X0, X4; \
+	PCMPEQB c3a<>(SB), X4; \
+	POR X4, X3; \
+	MOVOU X0, X4; \
+	PCMPEQB c3d<>(SB), X4; \
+	POR X4, X3; \
+	MOVOU X0, X4; \
+	PCMPEQB c5f<>(SB), X4; \
+	POR X4, X3; \
+	MOVOU X0, X4; \
+	PCMPEQB c7e<>(SB), X4; \
+	POR X4, X3; \
+	PMOVMSKB X3, BX; \
+	SHLQ $sh, BX; \
+	ORQ BX, R13; \
+	MOVOU X5, (4*k)(SI); \
+	PADDL X6, X5; \
+	MOVOU X5, (4*k+16)(SI); \
+	PADDL X6, X5; \
+	MOVOU X5, (4*k+32)(SI); \
+	PADDL X6, X5; \
+	MOVOU X5, (4*k+48)(SI); \
+	PADDL X6, X5
+
+// func lower64(dst *byte, offs *int32, src *byte, off int32) (bad, sp, letter, eq, sep uint64)
+TEXT ·lower64(SB), NOSPLIT, $0-72
+	MOVQ dst+0(FP), DI
+	MOVQ offs+8(FP), SI
+	MOVQ src+16(FP), DX
+	MOVL off+24(FP), CX
+	XORQ R9, R9
+	XORQ R10, R10
+	XORQ R11, R11
+	XORQ R12, R12
+	XORQ R13, R13
+	MOVL CX, X5
+	PSHUFL $0, X5, X5
+	PADDL iota4<>(SB), X5
+	MOVOU four4<>(SB), X6
+	CHUNK64(0, 0)
+	CHUNK64(16, 16)
+	CHUNK64(32, 32)
+	CHUNK64(48, 48)
+	MOVQ R9, bad+32(FP)
+	MOVQ R10, sp+40(FP)
+	MOVQ R11, letter+48(FP)
+	MOVQ R12, eq+56(FP)
+	MOVQ R13, sep+64(FP)
+	RET

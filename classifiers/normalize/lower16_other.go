@@ -9,3 +9,7 @@ const haveLower16 = false
 func lower16(dst *byte, offs *int32, src *byte, off int32) (m, sep uint64) {
 	panic("normalize: lower16 without an implementation")
 }
+
+func lower64(dst *byte, offs *int32, src *byte, off int32) (bad, sp, letter, eq, sep uint64) {
+	panic("normalize: lower64 without an implementation")
+}

@@ -86,8 +86,11 @@ func TestLower16MatchesDefinition(t *testing.T) {
 // sixteen output bytes at d[w:w+16] after d[base:w]: whether it would mark
 // a place for the compaction pass (a run of three letters, or a separator
 // that ends a chain), exactly as its checks are written.
-func bytePathMarks(d []byte, base, w int) bool {
-	for k := w; k < w+16; k++ {
+func bytePathMarks(d []byte, base, w int) bool { return bytePathMarksN(d, base, w, 16) }
+
+// bytePathMarksN is bytePathMarks for the n output bytes at d[w:w+n].
+func bytePathMarksN(d []byte, base, w, n int) bool {
+	for k := w; k < w+n; k++ {
 		m := d[k]
 		if props[m]&pSep != 0 {
 			if k >= base+3 && chain(d, base, k) {
@@ -160,5 +163,74 @@ func TestPlain16(t *testing.T) {
 	}
 	if accepted < 1000 || rejectedLone < 100 {
 		t.Errorf("%d blocks accepted, %d of them refused by block8: the test checks little", accepted, rejectedLone)
+	}
+}
+
+// TestPlain64 checks lower64 and plain64 against their definitions: each
+// sixteen bytes, offsets and masks as lower16Ref has them (lanes 0 and 1
+// of the equality mask aside), and a block accepted when it is plain, has
+// no space after whitespace and, with detect, nothing the byte path would
+// mark for the compaction pass, looking back into earlier output.
+func TestPlain64(t *testing.T) {
+	if !haveLower16 {
+		t.Skip("no lower64 on this architecture")
+	}
+	r := rand.New(rand.NewPCG(25, 26))
+	const prev = "ab  .,'1\n9\xc3-"
+	accepted, refused := 0, 0
+	for round := range 100000 {
+		var src []byte
+		for range 4 {
+			src = append(src, block16(r)[:16]...)
+		}
+		if round%3 == 0 { // mostly plain, so that many are accepted
+			for k, c := range src {
+				if c >= 0x80 || c < 0x20 || c >= '0' && c <= '9' || c == '@' || c > 0x7b || c >= 0x21 && c <= 0x24 {
+					src[k] = 'e'
+				}
+			}
+		}
+		detect := r.IntN(4) != 0
+		base := r.IntN(3)
+		d := make([]byte, 4+64)
+		for k := range 4 {
+			d[k] = prev[r.IntN(len(prev))]
+		}
+		w := 4
+		var o [64]int32
+		off := int32(r.IntN(1 << 20))
+		bad, sp, letter, e, sep := lower64(&d[w], &o[0], &src[0], off)
+		for c := range 4 {
+			y, wo, m, wsep := lower16Ref(src[16*c:], off+int32(16*c))
+			if [16]byte(d[w+16*c:]) != y || [16]int32(o[16*c:]) != wo ||
+				bad>>(16*c)&0xffff != m&0xffff || sp>>(16*c)&0xffff != m>>16&0xffff ||
+				letter>>(16*c)&0xffff != m>>32&0xffff || e>>(16*c)&0xfffc != m>>48&0xfffc ||
+				sep>>(16*c)&0xffff != wsep {
+				t.Fatalf("round %d, sixteen %d: lower64 differs from the definition: bytes %v offsets %v bad %x/%x sp %x/%x letter %x/%x eq %x/%x sep %x/%x", round, c,
+					[16]byte(d[w+16*c:]) == y, [16]int32(o[16*c:]) == wo, bad>>(16*c)&0xffff, m&0xffff, sp>>(16*c)&0xffff, m>>16&0xffff,
+					letter>>(16*c)&0xffff, m>>32&0xffff, e>>(16*c)&0xfffc, m>>48&0xfffc, sep>>(16*c)&0xffff, wsep)
+			}
+		}
+		got := plain64(bad, sp, letter, e, sep, d, base, w, detect)
+		want := bad == 0
+		for k := w; k < w+64 && want; k++ {
+			if d[k] == ' ' && (d[k-1] == ' ' || d[k-1] == '\n') {
+				want = false
+			}
+		}
+		if want && detect {
+			want = !bytePathMarksN(d, base, w, 64)
+		}
+		if got != want {
+			t.Fatalf("round %d (base %d, detect %v): plain64 %v, definition %v", round, base, detect, got, want)
+		}
+		if got {
+			accepted++
+		} else if bad == 0 {
+			refused++
+		}
+	}
+	if accepted < 1000 || refused < 1000 {
+		t.Errorf("%d blocks accepted, %d plain ones refused: the test checks little", accepted, refused)
 	}
 }

@@ -140,11 +140,21 @@ func (n *Normalizer) fold(dst []byte, offs []int32, src []byte, base int) ([]byt
 	w := len(dst)
 	leetFrom, leetTo, compactFrom := -1, -1, -1
 	for i := 0; i < len(src); {
-		// Block path: sixteen (lower16, SIMD) and then eight plain ASCII
-		// bytes at a time (letters, single spaces, punctuation that is
+		// Block path: 64 (lower64), sixteen (lower16, SIMD) and then eight
+		// plain ASCII bytes at a time (letters, single spaces, punctuation that is
 		// neither leetspeak nor a control), as long as they hold nothing
 		// for the later passes to find.
 		if w >= base+2 {
+			for haveLower16 && i+64 <= len(src) && w+64 <= len(d) && ascii64(src[i:i+64]) {
+				// lower64 writes the block whether or not it is plain;
+				// when it is not, the paths below write it again.
+				bad, sp, letter, e, sep := lower64(&d[w], &o[w], &src[i], int32(i))
+				if !plain64(bad, sp, letter, e, sep, d, base, w, compactFrom < 0) {
+					break
+				}
+				w += 64
+				i += 64
+			}
 			for haveLower16 && i+16 <= len(src) && w+16 <= len(d) &&
 				(binary.LittleEndian.Uint64(src[i:])|binary.LittleEndian.Uint64(src[i+8:]))&high == 0 {
 				// lower16 writes the block whether or not it is plain;
@@ -471,6 +481,69 @@ func plain16(m, sep uint64, d []byte, base, w int, detect bool) bool {
 	gather4 := func(x uint64) uint64 { return (x & 0x01010101 * 0x204081) >> 21 & 0xf }
 	S, J, W := gather4(h)|sep<<4, gather4(h>>1)|letter<<4, gather4(h>>2)|letter<<4
 	return S&(J<<1)&(S<<2)&(J<<3)&^(W<<4)&(0xffff<<4) == 0
+}
+
+// ascii64 reports whether the 64 bytes of b are ASCII.
+func ascii64(b []byte) bool {
+	b = b[:64]
+	x := binary.LittleEndian.Uint64(b[0:]) | binary.LittleEndian.Uint64(b[8:]) |
+		binary.LittleEndian.Uint64(b[16:]) | binary.LittleEndian.Uint64(b[24:]) |
+		binary.LittleEndian.Uint64(b[32:]) | binary.LittleEndian.Uint64(b[40:]) |
+		binary.LittleEndian.Uint64(b[48:]) | binary.LittleEndian.Uint64(b[56:])
+	return x&high == 0
+}
+
+// plain64 is plain16 for the 64 bytes lower64 wrote at d[w:w+64]: the
+// same rules on masks of 64 lanes. lower64 compares each byte with the two
+// before it within its sixteen only, so the first two lanes of each
+// sixteen are compared here, with d.
+func plain64(bad, sp, letter, e, sep uint64, d []byte, base, w int, detect bool) bool {
+	if bad != 0 {
+		return false
+	}
+	d = d[:w+64]
+	p1 := d[w-1]
+	var ps uint64
+	if p1 == ' ' || p1 == '\n' {
+		ps = 1
+	}
+	if sp&(sp<<1|ps) != 0 {
+		return false
+	}
+	if !detect {
+		return true
+	}
+	for k := 0; k < 64; k += 16 {
+		y0, y1 := d[w+k], d[w+k+1]
+		if y0 == d[w+k-1] && y0 == d[w+k-2] {
+			e |= 1 << uint(k)
+		}
+		if y1 == y0 && y1 == d[w+k-1] {
+			e |= 2 << uint(k)
+		}
+	}
+	if e&letter != 0 {
+		return false
+	}
+	// The separated spellings (see plain16): inside the block, a
+	// separator at q with a joinable letter, a separator and a joinable
+	// letter before it, the byte before those no word byte; in a plain
+	// block the word bytes and the joinable ones are the letters.
+	if sep&(letter<<1)&(sep<<2)&(letter<<3)&^(letter<<4)&^0xf != 0 {
+		return false
+	}
+	// The first four lanes look back into d: plain16's test on them.
+	var h uint64 // chainBits of d[w-4+k] in byte k
+	if w-4 >= base {
+		h = uint64(chainBits[d[w-4]]) | uint64(chainBits[d[w-3]])<<8 | uint64(chainBits[d[w-2]])<<16 | uint64(chainBits[d[w-1]])<<24
+	} else {
+		for k := 1; k <= 4 && w-k >= base; k++ {
+			h |= uint64(chainBits[d[w-k]]) << (8 * (4 - k))
+		}
+	}
+	gather4 := func(x uint64) uint64 { return (x & 0x01010101 * 0x204081) >> 21 & 0xf }
+	S, J, W := gather4(h)|(sep&0xf)<<4, gather4(h>>1)|(letter&0xf)<<4, gather4(h>>2)|(letter&0xf)<<4
+	return S&(J<<1)&(S<<2)&(J<<3)&^(W<<4)&0xf0 == 0
 }
 
 // decode decodes the rune at src[i], two- and three-byte sequences
