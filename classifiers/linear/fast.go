@@ -154,9 +154,10 @@ func (m *Model) plainSums(p *plainScratch, s []byte) (sum [N]int64, n int, ok bo
 	for i, sp := range spans {
 		var h uint64
 		if sp&(digitSpan|longSpan) == 0 {
-			x := packWord(s, spanStart(sp), spanEnd(sp)) // never 0: no word byte is 0
+			start, end := spanStart(sp), spanEnd(sp)
+			x := packWord(s, start, end) // never 0: no word byte is 0
 			en := &c[x*mix64>>(64-wordCacheBits)]
-			if en.key != x && !m.fill(en, x, s, spanStart(sp), spanEnd(sp)) {
+			if en.key != x && !m.fill(p, en, x, s, start, end) {
 				return sum, 0, false
 			}
 			acc += en.lanes
@@ -195,8 +196,8 @@ func (m *Model) plainSums(p *plainScratch, s []byte) (sum [N]int64, n int, ok bo
 // x (at most eight bytes), or reports false when NormV1 would rewrite it.
 //
 //go:noinline
-func (m *Model) fill(en *wordEntry, x uint64, s []byte, start, end int) bool {
-	var tmp [maxWordGrams + 4]uint32
+func (m *Model) fill(p *plainScratch, en *wordEntry, x uint64, s []byte, start, end int) bool {
+	tmp := &p.feats // not a local array, which every call would clear
 	h, k, ok := ownFeatures(tmp[:], 0, s, start, end, int(m.p.Features.Long))
 	if !ok {
 		return false
@@ -228,12 +229,12 @@ func (m *Model) otherWord(p *plainScratch, sum *[N]int64, n *int, s []byte, sp u
 	if e-a <= 8 {
 		x := packWord(ws, a, e)
 		en := &p.words[x*mix64>>(64-wordCacheBits)]
-		if en.key != x && !m.fill(en, x, ws, a, e) {
+		if en.key != x && !m.fill(p, en, x, ws, a, e) {
 			return 0, 0, 0, false
 		}
 		return en.h, en.lanes, int(en.n), true
 	}
-	var tmp [maxWordGrams + 4]uint32
+	tmp := &p.feats
 	if h, k, ok = ownFeatures(tmp[:], 0, ws, a, e, int(m.p.Features.Long)); !ok {
 		return 0, 0, 0, false
 	}
@@ -249,9 +250,10 @@ func (m *Model) otherWord(p *plainScratch, sum *[N]int64, n *int, s []byte, sp u
 // scratch (so per goroutine at a time), valid for one model.
 type plainScratch struct {
 	words  wordCache
-	spans  []uint64 // the words of the text (appendWords)
-	hashes []uint64 // their hashes
-	fold   []byte   // a word with a digit, folded
+	spans  []uint64                 // the words of the text (appendWords)
+	hashes []uint64                 // their hashes
+	fold   []byte                   // a word with a digit, folded
+	feats  [maxWordGrams + 4]uint32 // the own features of one word
 }
 
 // The flags of a word in appendWords' list.
