@@ -151,29 +151,36 @@ func (m *Model) plainSums(p *plainScratch, s []byte) (sum [N]int64, n int, ok bo
 	// folded into sum before 256 of them could carry out of a lane.
 	var acc uint64
 	cnt := 0
+	// The words found in the memo, in a loop without calls; the others
+	// (not there yet, longer than eight bytes, or with a digit) after it.
+	slow := p.slow[:0]
 	for i, sp := range spans {
-		var h uint64
 		if sp&(digitSpan|longSpan) == 0 {
-			start, end := spanStart(sp), spanEnd(sp)
-			x := packWord(s, start, end) // never 0: no word byte is 0
-			en := &c[x*mix64>>(64-wordCacheBits)]
-			if en.key != x && !m.fill(p, en, x, s, start, end) {
-				return sum, 0, false
+			x := packWord(s, spanStart(sp), spanEnd(sp)) // never 0: no word byte is 0
+			if en := &c[x*mix64>>(64-wordCacheBits)]; en.key == x {
+				acc += en.lanes
+				cnt += int(en.n)
+				hs[i] = en.h
+				if cnt > 256-16 { // a memoized word has at most 9 own features
+					n += flushLanes(&sum, acc, cnt)
+					acc, cnt = 0, 0
+				}
+				continue
 			}
-			acc += en.lanes
-			cnt += int(en.n)
-			h = en.h
-		} else {
-			var lanes uint64
-			var k int
-			if h, lanes, k, ok = m.otherWord(p, &sum, &n, s, sp); !ok {
-				return sum, 0, false
-			}
-			acc += lanes
-			cnt += k
+		}
+		slow = append(slow, int32(i))
+	}
+	p.slow = slow
+	for _, i := range slow {
+		var h, lanes uint64
+		var k int
+		if h, lanes, k, ok = m.otherWord(p, &sum, &n, s, spans[i]); !ok {
+			return sum, 0, false
 		}
 		hs[i] = h
-		if cnt > 256-16 { // a cached word has at most 9 own features
+		acc += lanes
+		cnt += k
+		if cnt > 256-16 {
 			n += flushLanes(&sum, acc, cnt)
 			acc, cnt = 0, 0
 		}
@@ -212,8 +219,8 @@ func (m *Model) fill(p *plainScratch, en *wordEntry, x uint64, s []byte, start, 
 	return true
 }
 
-// otherWord handles a word that is longer than eight bytes or holds a
-// digit (folded first): it returns the word's hash and either the packed
+// otherWord handles a word that is not in the memo yet, is longer than
+// eight bytes or holds a digit (folded first): it returns the word's hash and either the packed
 // weights of its own features and their count (a short word, memoized) or
 // nothing, having added them to sum and n itself (a long word); or false
 // when NormV1 would rewrite the word.
@@ -252,6 +259,7 @@ type plainScratch struct {
 	words  wordCache
 	spans  []uint64                 // the words of the text (appendWords)
 	hashes []uint64                 // their hashes
+	slow   []int32                  // the words plainSums looks up the slow way
 	fold   []byte                   // a word with a digit, folded
 	feats  [maxWordGrams + 4]uint32 // the own features of one word
 }
