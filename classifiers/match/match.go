@@ -93,23 +93,31 @@ func Compile(pats []Pattern, isWord func(byte) bool) (*Matcher, error) {
 		m.maxLen = max(m.maxLen, int32(len(p.Bytes)))
 	}
 	// Classes: 0 unused word bytes, 1 unused non-word bytes, then one per
-	// used byte; the boundary symbol is class n, used only while building.
-	n := uint32(2)
+	// used byte, the bytes most frequent in English chat first, so that a
+	// state's transitions on them share the first cache line of its row
+	// (see stride); the boundary symbol is class n, used only while
+	// building.
 	for c := range 256 {
-		switch {
-		case used[c]:
+		if m.word[c] {
+			m.class[c] = 0
+		} else {
+			m.class[c] = 1
+		}
+	}
+	n := uint32(2)
+	for _, c := range byFrequency {
+		if used[c] {
 			m.class[c] = uint8(n)
 			n++
-		case m.word[c]:
-			m.class[c] = 0
-		default:
-			m.class[c] = 1
 		}
 	}
 	if n > 256 {
 		return nil, fmt.Errorf("%w: patterns use too many byte values", ErrPattern)
 	}
-	m.nclass = n
+	// The table's rows are stride entries wide, a multiple of sixteen
+	// (a cache line), the columns past n unused.
+	stride := (n + 15) &^ 15
+	m.nclass = stride
 	bsym := n // the boundary symbol
 	nc := n + 1
 	nonWord := make([]bool, nc) // per class
@@ -156,7 +164,7 @@ func Compile(pats []Pattern, isWord func(byte) bool) (*Matcher, error) {
 		nodes[s].own = append(nodes[s].own, int32(i))
 	}
 	ns := len(nodes)
-	if uint64(ns+1)*uint64(n) >= matchFlag {
+	if uint64(ns+1)*uint64((n+15)&^15) >= matchFlag {
 		return nil, fmt.Errorf("%w: automaton too large", ErrPattern)
 	}
 
@@ -224,7 +232,7 @@ func Compile(pats []Pattern, isWord func(byte) bool) (*Matcher, error) {
 	// a non-word byte is the extra state ns (the root after a boundary).
 	// No pattern ends with the boundary symbol, so no output is lost.
 	rows := ns + 1
-	m.trans = make([]uint32, rows*int(n))
+	m.trans = make([]uint32, rows*int(stride))
 	for r := range rows {
 		src := int32(r)
 		switch {
@@ -238,14 +246,14 @@ func Compile(pats []Pattern, isWord func(byte) bool) (*Matcher, error) {
 			if t == 0 && nonWord[k] {
 				t = int32(ns)
 			}
-			v := uint32(t) * n
+			v := uint32(t) * stride
 			if m.outHead[t] >= 0 {
 				v |= matchFlag
 			}
-			m.trans[r*int(n)+int(k)] = v
+			m.trans[r*int(stride)+int(k)] = v
 		}
 	}
-	m.start = uint32(ns) * n
+	m.start = uint32(ns) * stride
 	if err := m.checkTable(); err != nil {
 		return nil, err
 	}
@@ -275,6 +283,25 @@ func (m *Matcher) checkTable() error {
 	}
 	return nil
 }
+
+// byFrequency is every byte value, the ones most frequent in lower-cased
+// English chat first (space, the letters by frequency, common
+// punctuation, digits), then the rest in order.
+var byFrequency = func() []byte {
+	const common = " etaoinsrhldcumfpgwyb,.vk\nxjqz'-0123456789?!:;()/\"*"
+	var seen [256]bool
+	out := make([]byte, 0, 256)
+	for _, c := range []byte(common) {
+		seen[c] = true
+		out = append(out, c)
+	}
+	for c := range 256 {
+		if !seen[c] {
+			out = append(out, byte(c))
+		}
+	}
+	return out
+}()
 
 // Len returns the length of pattern p.
 func (m *Matcher) Len(p int32) int { return int(m.pats[p].n) }
