@@ -1,7 +1,6 @@
 package match
 
 import (
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"slices"
@@ -37,9 +36,9 @@ const matchFlag = 1 << 31
 // as if a virtual boundary symbol followed every non-word byte (and opened
 // the text), and a pattern that wants a left boundary starts with that
 // symbol. So inside a word that no live pattern prefix reaches, the
-// automaton sits in its root state, and the scan skips ahead to the next
-// byte that can start something (a non-word byte, or the first byte of a
-// pattern without a left boundary).
+// automaton sits in its root state until the next byte that can start
+// something (a non-word byte, or the first byte of a pattern without a
+// left boundary).
 type Matcher struct {
 	class  [256]uint8 // byte → class; 0 and 1 are the word and non-word bytes that no pattern uses
 	nclass uint32
@@ -53,10 +52,6 @@ type Matcher struct {
 	pats    []patInfo
 	maxLen  int32 // the longest pattern
 	word    [256]bool
-	skip    [256]bool // word bytes that leave the root state unchanged
-	// skipSWAR: every lower-case ASCII letter and every byte >= 0x80 is in
-	// skip, so eight such bytes at a time can be skipped.
-	skipSWAR bool
 }
 
 type out struct {
@@ -257,13 +252,6 @@ func Compile(pats []Pattern, isWord func(byte) bool) (*Matcher, error) {
 	if err := m.checkTable(); err != nil {
 		return nil, err
 	}
-	m.skipSWAR = true
-	for c := range 256 {
-		m.skip[c] = m.word[c] && m.trans[m.class[c]] == 0
-		if (c >= 'a' && c <= 'z' || c >= 0x80) && !m.skip[c] {
-			m.skipSWAR = false
-		}
-	}
 	return m, nil
 }
 
@@ -337,10 +325,11 @@ const hitCap = 16
 // step of each in turn, every byte a table step with no branch but the one
 // that stops at a state with outputs. A step waits on a load that depends
 // on the step before, so one scan leaves the core mostly idle; four
-// independent chains fill each other's waits. Skipping the bytes inside a
-// word that no pattern can start (as scan does) saves steps but costs a
-// mispredicted branch at most word edges of varied text, which measured
-// slower there (bench/classify, ASCIIVaried2K). Every part but the first
+// independent chains fill each other's waits (a shorter text is scanned
+// in one chain, the same way). Skipping the bytes inside a word that no
+// pattern can start saves steps but costs a mispredicted branch at most
+// word edges of varied text, which measured slower (bench/classify,
+// ASCIIVaried2K and StackSegments). Every part but the first
 // starts maxLen+1 bytes before its own range, from the state after a
 // boundary: from maxLen+1 bytes on, its state is the state a scan from the
 // start would have (no state is deeper than the longest pattern), and it
@@ -369,7 +358,7 @@ func (m *Matcher) AppendMatchesIn(dst []Match, text []byte, from, to int) []Matc
 	warm := int(m.maxLen) + 1
 	L := (to - from + (chains-1)*warm) / chains
 	if to-from < splitMin || L < 2*warm {
-		return m.scan(dst, text, from, to, s0, 0)
+		return m.scan(dst, text, from, to, s0)
 	}
 	base := len(dst)
 	step := L - warm
@@ -390,7 +379,7 @@ func (m *Matcher) AppendMatchesIn(dst []Match, text []byte, from, to int) []Matc
 		}
 	}
 	s3 := s[chains-1]
-	dst = m.scan(dst, text, from+3*step+L, to, s3, 0)
+	dst = m.scan(dst, text, from+3*step+L, to, s3)
 	// The chains' matches came out interleaved, each chain's in order and
 	// in a range of its own: a stable regrouping by range puts them in
 	// order.
@@ -439,36 +428,23 @@ func group(end int32, bounds *[chains - 1]int32) int {
 	return g
 }
 
-// scan appends the matches that end in text[from+1:to+1] past after, for
-// a scan in state s at from (the whole of text is there for the boundary
-// checks).
-func (m *Matcher) scan(dst []Match, text []byte, from, to int, s uint32, after int) []Match {
+// scan appends the matches that end in text[from+1:to+1] for a scan in
+// state s at from (the whole of text is there for the boundary checks): a
+// table step for every byte, the only branch the one that stops at a
+// state with outputs. Skipping the bytes inside words where the automaton
+// sits in its root state saves steps, but the branch around the skip is
+// mispredicted at most word edges of varied text, which measured slower
+// (bench/classify, StackSegments: 14% of the whole stack).
+func (m *Matcher) scan(dst []Match, text []byte, from, to int, s uint32) []Match {
 	trans := m.trans
 	class := &m.class
-	skip := &m.skip
-	swar := m.skipSWAR
-	full := text // for the boundary checks past to
-	text = text[:to]
+	t := text[:to]
 	s &^= matchFlag
-	for i := from; i < len(text); {
-		// The inner loop makes no call (see AppendMatches).
-		for i < len(text) {
-			if s == 0 {
-				// The root inside a word: skip to the next byte that
-				// can start something.
-				if swar {
-					for i+8 <= len(text) && wordish8(binary.LittleEndian.Uint64(text[i:])) {
-						i += 8
-					}
-				}
-				for i < len(text) && skip[text[i]] {
-					i++
-				}
-				if i == len(text) {
-					break
-				}
-			}
-			s = trans[s+uint32(class[text[i]])]
+	for i := from; i < len(t); {
+		// The inner loop makes no call, so the compiler keeps its state
+		// in registers.
+		for i < len(t) {
+			s = trans[s+uint32(class[t[i]])]
 			i++
 			if s&matchFlag != 0 {
 				break
@@ -476,24 +452,10 @@ func (m *Matcher) scan(dst []Match, text []byte, from, to int, s uint32, after i
 		}
 		if s&matchFlag != 0 {
 			s &^= matchFlag
-			if i > after {
-				dst = m.emit(dst, full, i, s/m.nclass)
-			}
+			dst = m.emit(dst, text, i, s/m.nclass)
 		}
 	}
 	return dst
-}
-
-// wordish8 reports whether each byte of x is a lower-case ASCII letter or
-// a byte >= 0x80.
-func wordish8(x uint64) bool {
-	const (
-		ones = 0x0101010101010101
-		high = 0x8080808080808080
-	)
-	y := x &^ high
-	letter := (y + (0x80-'a')*ones) &^ (y + (0x80-'z'-1)*ones)
-	return (letter|x)&high == high
 }
 
 func (m *Matcher) emit(dst []Match, text []byte, end int, state uint32) []Match {

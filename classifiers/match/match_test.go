@@ -79,7 +79,7 @@ func TestDifferential(t *testing.T) {
 }
 
 // TestDifferentialWide is TestDifferential with punctuation, digits,
-// non-ASCII bytes and long words (so the skip loops run), with and
+// non-ASCII bytes and long words, with and
 // without a word-byte table.
 func TestDifferentialWide(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
