@@ -49,25 +49,21 @@ type Matcher struct {
 	start   uint32
 	outHead []int32 // state index → first index into outs, or -1
 	outs    []out
-	pats    []patInfo
-	maxLen  int32 // the longest pattern
+	lens    []int32 // the patterns' lengths
+	maxLen  int32   // the longest pattern
 	word    [256]bool
 }
 
 type out struct {
-	pat  int32
-	next int32 // next index into outs, or -1
-}
-
-type patInfo struct {
-	n           int32
-	left, right bool
+	pat   int32
+	next  int32 // next index into outs, or -1
+	right bool  // the pattern wants a word boundary after it
 }
 
 // Compile builds a Matcher for pats. isWord tells which bytes are word bytes
 // for the boundary checks (nil: none are, so boundaries always hold).
 func Compile(pats []Pattern, isWord func(byte) bool) (*Matcher, error) {
-	m := &Matcher{pats: make([]patInfo, len(pats))}
+	m := &Matcher{lens: make([]int32, len(pats))}
 	if isWord != nil {
 		for c := range 256 {
 			m.word[c] = isWord(byte(c))
@@ -84,7 +80,7 @@ func Compile(pats []Pattern, isWord func(byte) bool) (*Matcher, error) {
 		for _, c := range p.Bytes {
 			used[c] = true
 		}
-		m.pats[i] = patInfo{n: int32(len(p.Bytes)), left: p.LeftWord, right: p.RightWord}
+		m.lens[i] = int32(len(p.Bytes))
 		m.maxLen = max(m.maxLen, int32(len(p.Bytes)))
 	}
 	// Classes: 0 unused word bytes, 1 unused non-word bytes, then one per
@@ -215,7 +211,7 @@ func Compile(pats []Pattern, isWord func(byte) bool) (*Matcher, error) {
 		}
 		own := nodes[s].own
 		for j := len(own) - 1; j >= 0; j-- {
-			m.outs = append(m.outs, out{pat: own[j], next: next})
+			m.outs = append(m.outs, out{pat: own[j], next: next, right: pats[own[j]].RightWord})
 			next = int32(len(m.outs) - 1)
 		}
 		m.outHead[s] = next
@@ -292,7 +288,7 @@ var byFrequency = func() []byte {
 }()
 
 // Len returns the length of pattern p.
-func (m *Matcher) Len(p int32) int { return int(m.pats[p].n) }
+func (m *Matcher) Len(p int32) int { return int(m.lens[p]) }
 
 // MaxLen returns the length of the longest pattern.
 func (m *Matcher) MaxLen() int { return int(m.maxLen) }
@@ -459,13 +455,13 @@ func (m *Matcher) scan(dst []Match, text []byte, from, to int, s uint32) []Match
 }
 
 func (m *Matcher) emit(dst []Match, text []byte, end int, state uint32) []Match {
-	for o := m.outHead[state]; o >= 0; o = m.outs[o].next {
-		p := m.outs[o].pat
-		pi := m.pats[p]
-		if pi.right && end < len(text) && m.word[text[end]] {
-			continue
+	inWord := end < len(text) && m.word[text[end]] // no right boundary here
+	for o := m.outHead[state]; o >= 0; {
+		ot := &m.outs[o]
+		if !(ot.right && inWord) {
+			dst = append(dst, Match{Pattern: ot.pat, End: int32(end)})
 		}
-		dst = append(dst, Match{Pattern: p, End: int32(end)})
+		o = ot.next
 	}
 	return dst
 }
