@@ -144,34 +144,24 @@ func (m *Model) plainSums(p *plainScratch, s []byte) (sum [N]int64, n int, ok bo
 	}
 	p.hashes = slices.Grow(p.hashes[:0], len(spans))[:len(spans)]
 	hs := p.hashes[:len(spans)]
-	w := m.lanes
-	mask := uint32(len(w) - 1)
 	c := &p.words
-	// acc adds the biased weights of cnt features in 16-bit lanes; it is
-	// folded into sum before 256 of them could carry out of a lane.
+	// The words found in the memo (memoSums); the others (not there yet,
+	// longer than eight bytes, with a digit) after them.
+	p.slow = slices.Grow(p.slow[:0], len(spans))[:len(spans)]
+	slow := p.slow
+	ns := 0
+	for i := 0; i < len(spans); i += memoChunk {
+		e := min(len(spans), i+memoChunk)
+		a, b, k, nk := memoSums(c, s, spans[i:e], hs[i:e], slow[ns:])
+		n += flush32(&sum, a, b, k)
+		for j := ns; j < ns+nk; j++ {
+			slow[j] += int32(i)
+		}
+		ns += nk
+	}
 	var acc uint64
 	cnt := 0
-	// The words found in the memo, in a loop without calls; the others
-	// (not there yet, longer than eight bytes, or with a digit) after it.
-	slow := p.slow[:0]
-	for i, sp := range spans {
-		if sp&(digitSpan|longSpan) == 0 {
-			x := packWord(s, spanStart(sp), spanEnd(sp)) // never 0: no word byte is 0
-			if en := &c[x*mix64>>(64-wordCacheBits)]; en.key == x {
-				acc += en.lanes
-				cnt += int(en.n)
-				hs[i] = en.h
-				if cnt > 256-16 { // a memoized word has at most 9 own features
-					n += flushLanes(&sum, acc, cnt)
-					acc, cnt = 0, 0
-				}
-				continue
-			}
-		}
-		slow = append(slow, int32(i))
-	}
-	p.slow = slow
-	for _, i := range slow {
+	for _, i := range slow[:ns] {
 		var h, lanes uint64
 		var k int
 		if h, lanes, k, ok = m.otherWord(p, &sum, &n, s, spans[i]); !ok {
@@ -180,21 +170,17 @@ func (m *Model) plainSums(p *plainScratch, s []byte) (sum [N]int64, n int, ok bo
 		hs[i] = h
 		acc += lanes
 		cnt += k
-		if cnt > 256-16 {
+		if cnt > 256-16 { // a word has at most 9 own features here
 			n += flushLanes(&sum, acc, cnt)
 			acc, cnt = 0, 0
 		}
 	}
 	n += flushLanes(&sum, acc, cnt)
-	// The bigrams, in runs that cannot carry out of a lane.
-	for i := 1; i < len(hs); {
-		e := min(len(hs), i+255)
-		acc = 0
-		for j := i; j < e; j++ {
-			acc += w[bigram(hs[j-1], hs[j])&mask]
-		}
-		n += flushLanes(&sum, acc, e-i)
-		i = e
+	// The bigrams of consecutive words.
+	for i := 1; i < len(hs); i += memoChunk {
+		e := min(len(hs), i+memoChunk)
+		a, b := bigramSums(m.lanes, hs[i-1:e])
+		n += flush32(&sum, a, b, e-i)
 	}
 	return sum, n, true
 }
