@@ -407,9 +407,6 @@ func (c *Classifier) scanSpans(s *scratch, dst []match.Match, spans []span) []ma
 	return dst
 }
 
-// isBreak marks the bytes that may end a sentence (see isSentenceBreak).
-var isBreak = [256]bool{'.': true, '!': true, '?': true, ';': true, '\n': true}
-
 // leetOne reports whether the '1' at t[i] touches a letter, that is, stands
 // for a letter in a word ("k1ll").
 func leetOne(t []byte, i int) bool {
@@ -592,14 +589,7 @@ func (w *walker) build(t []byte) {
 	if end-base == 64 {
 		word, _, brk = normalize.Marks64((*[64]byte)(t[base:end]))
 	} else {
-		for k := 0; base+k < end; k++ {
-			if normalize.IsWordByte(t[base+k]) {
-				word |= 1 << uint(k)
-			}
-			if isBreak[t[base+k]] {
-				brk |= 1 << uint(k)
-			}
-		}
+		word, _, brk = normalize.Marks(t[base:end])
 	}
 	var prev uint64
 	if w.prevWord {

@@ -282,12 +282,7 @@ func appendWords(dst []uint64, s []byte) []uint64 {
 				after = uint64(wordBit[s[blk+64]])
 			}
 		} else {
-			for i, ch := range s[blk:] {
-				wm |= uint64(wordBit[ch]) << uint(i)
-				if ch-'0' < 10 {
-					dm |= 1 << uint(i)
-				}
-			}
+			wm, dm, _ = normalize.Marks(s[blk:])
 		}
 		starts := wm &^ (wm<<1 | carry)
 		ends := wm &^ (wm>>1 | after<<63) // the last byte of each word

@@ -41,3 +41,22 @@ func TestMarks64(t *testing.T) {
 		}
 	}
 }
+
+// TestMarksShort checks Marks on every length up to 64 against Marks64 of
+// the bytes padded with zeros.
+func TestMarksShort(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	for round := range 2000 {
+		b := make([]byte, round%65)
+		for i := range b {
+			b[i] = "az09.!?;\n \x80"[r.IntN(11)]
+		}
+		var p [64]byte
+		copy(p[:], b)
+		w, d, q := Marks(b)
+		ww, wd, wq := Marks64(&p)
+		if w != ww || d != wd || q != wq {
+			t.Fatalf("round %d (%d bytes): Marks %x %x %x, Marks64 of the padded block %x %x %x", round, len(b), w, d, q, ww, wd, wq)
+		}
+	}
+}
