@@ -261,11 +261,7 @@ func (m *Model) sums(feats []uint32) (sum [N]int64) {
 			acc += w[f&mask]
 		}
 		feats = feats[n:]
-		bias := 128 * int64(n)
-		sum[0] += int64(acc&0xffff) - bias
-		sum[1] += int64(acc>>16&0xffff) - bias
-		sum[2] += int64(acc>>32&0xffff) - bias
-		sum[3] += int64(acc>>48) - bias
+		flushLanes(&sum, acc, n)
 	}
 	return sum
 }

@@ -51,125 +51,17 @@ DATA four4<>+0(SB)/8, $0x0000000400000004
 DATA four4<>+8(SB)/8, $0x0000000400000004
 GLOBL four4<>(SB), RODATA|NOPTR, $16
 
-// func lower16(dst *byte, offs *int32, src *byte, off int32) (m, sep uint64)
-TEXT ·lower16(SB), NOSPLIT, $0-48
-	MOVQ dst+0(FP), DI
-	MOVQ offs+8(FP), SI
-	MOVQ src+16(FP), DX
-	MOVL off+24(FP), CX
-	MOVOU (DX), X0          // x
-	PMOVMSKB X0, AX         // bytes >= 0x80
-
-	// Not plain: < 0x20, 0x21-0x24, '0'-'9', '@', > 0x7b.
-	MOVOU c20<>(SB), X2
-	PCMPGTB X0, X2          // x < 0x20
-	MOVOU X0, X3
-	PCMPGTB c20<>(SB), X3   // x > 0x20
-	MOVOU c25<>(SB), X4
-	PCMPGTB X0, X4          // x < 0x25
-	PAND X4, X3
-	POR X3, X2
-	MOVOU X0, X3
-	PCMPGTB c2f<>(SB), X3   // x > '/'
-	MOVOU c3a<>(SB), X4
-	PCMPGTB X0, X4          // x < ':'
-	PAND X4, X3
-	POR X3, X2
-	MOVOU X0, X3
-	PCMPEQB c40<>(SB), X3   // x == '@'
-	POR X3, X2
-	MOVOU X0, X3
-	PCMPGTB c7b<>(SB), X3   // x > '{'
-	POR X3, X2
-	PMOVMSKB X2, BX
-	ORL BX, AX              // bad
-
-	// Lower-case: y = x | 0x20 where 'A' <= x <= 'Z'.
-	MOVOU X0, X3
-	PCMPGTB c40<>(SB), X3   // x > '@'
-	MOVOU c5b<>(SB), X4
-	PCMPGTB X0, X4          // x < '['
-	PAND X4, X3
-	PAND c20<>(SB), X3
-	POR X3, X0              // y
-	MOVOU X0, (DI)
-
-	// Spaces.
-	MOVOU X0, X3
-	PCMPEQB c20<>(SB), X3
-	PMOVMSKB X3, BX
-	SHLQ $16, BX
-	ORQ BX, AX
-
-	// Letters a-z.
-	MOVOU X0, X3
-	PCMPGTB c60<>(SB), X3   // y > '`'
-	MOVOU c7b<>(SB), X4
-	PCMPGTB X0, X4          // y < '{'
-	PAND X4, X3
-	PMOVMSKB X3, BX
-	SHLQ $32, BX
-	ORQ BX, AX
-
-	// Equal to the byte one and two lanes before (lanes 0 and 1 compare
-	// with the zero bytes shifted in, and y has none: they come out 0).
-	MOVOU X0, X3
-	PSLLO $1, X3
-	PCMPEQB X0, X3
-	MOVOU X0, X4
-	PSLLO $2, X4
-	PCMPEQB X0, X4
-	PAND X4, X3
-	PMOVMSKB X3, BX
-	SHLQ $48, BX
-	ORQ BX, AX
-
-	// Separators: ' ', '*'-'/', ':', '=', '_', '~'.
-	MOVOU X0, X3
-	PCMPGTB c29<>(SB), X3   // y > ')'
-	MOVOU c30<>(SB), X4
-	PCMPGTB X0, X4          // y < '0'
-	PAND X4, X3
-	MOVOU X0, X4
-	PCMPEQB c20<>(SB), X4
-	POR X4, X3
-	MOVOU X0, X4
-	PCMPEQB c3a<>(SB), X4
-	POR X4, X3
-	MOVOU X0, X4
-	PCMPEQB c3d<>(SB), X4
-	POR X4, X3
-	MOVOU X0, X4
-	PCMPEQB c5f<>(SB), X4
-	POR X4, X3
-	MOVOU X0, X4
-	PCMPEQB c7e<>(SB), X4
-	POR X4, X3
-	PMOVMSKB X3, BX
-	MOVQ BX, sep+40(FP)
-
-	// Offsets off, off+1, ..., off+15.
-	MOVL CX, X5
-	PSHUFL $0, X5, X5
-	PADDL iota4<>(SB), X5
-	MOVOU four4<>(SB), X6
-	MOVOU X5, (SI)
-	PADDL X6, X5
-	MOVOU X5, 16(SI)
-	PADDL X6, X5
-	MOVOU X5, 32(SI)
-	PADDL X6, X5
-	MOVOU X5, 48(SI)
-
-	MOVQ AX, m+32(FP)
-	RET
-
-// CHUNK64(k, sh) does lower16's work on the sixteen bytes at k(DX) for
-// lower64: it writes them lower-cased to k(DI) and their offsets to
+// CHUNK64(k, sh) does the work of lower16 and lower64 on the sixteen bytes
+// at k(DX): it writes them lower-cased to k(DI) and their offsets to
 // 4*k(SI), and ORs its masks, shifted left by sh, into R9 (not plain), R10
 // (spaces), R11 (letters), R12 (equal to the two bytes before, lanes 0 and
 // 1 zero) and R13 (separators). X5 holds the offsets of the chunk and is
-// advanced by sixteen.
+// advanced by sixteen. In order: the bytes >= 0x80 (PMOVMSKB); the other
+// bytes that are not plain (< 0x20, 0x21-0x24, '0'-'9', '@', > '{');
+// lower-casing (y = x | 0x20 where 'A' <= x <= 'Z'), stored; the spaces and
+// the letters a-z of y; the bytes of y equal to the one and two lanes
+// before (PSLLO shifts zeros into lanes 0 and 1, and a plain y has none);
+// the separators of y (' ', '*'-'/', ':', '=', '_', '~'); the offsets.
 #define CHUNK64(k, sh) \
 	MOVOU k(DX), X0; \
 	PMOVMSKB X0, AX; \
@@ -259,6 +151,32 @@ TEXT ·lower16(SB), NOSPLIT, $0-48
 	PADDL X6, X5; \
 	MOVOU X5, (4*k+48)(SI); \
 	PADDL X6, X5
+
+// func lower16(dst *byte, offs *int32, src *byte, off int32) (m, sep uint64)
+TEXT ·lower16(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ offs+8(FP), SI
+	MOVQ src+16(FP), DX
+	MOVL off+24(FP), CX
+	XORQ R9, R9
+	XORQ R10, R10
+	XORQ R11, R11
+	XORQ R12, R12
+	XORQ R13, R13
+	MOVL CX, X5
+	PSHUFL $0, X5, X5
+	PADDL iota4<>(SB), X5
+	MOVOU four4<>(SB), X6
+	CHUNK64(0, 0)
+	SHLQ $16, R10
+	SHLQ $32, R11
+	SHLQ $48, R12
+	ORQ R10, R9
+	ORQ R11, R9
+	ORQ R12, R9
+	MOVQ R9, m+32(FP)
+	MOVQ R13, sep+40(FP)
+	RET
 
 // func lower64(dst *byte, offs *int32, src *byte, off int32) (bad, sp, letter, eq, sep uint64)
 TEXT ·lower64(SB), NOSPLIT, $0-72

@@ -442,45 +442,7 @@ var chainBits = func() (t [256]uint8) {
 // block8 accepts in turn, and more: a letter standing alone is fine as long
 // as no second one follows it with one separator between.
 func plain16(m, sep uint64, d []byte, base, w int, detect bool) bool {
-	bad, sp, letter, e := m&0xffff, m>>16&0xffff, m>>32&0xffff, m>>48&^3
-	if bad != 0 {
-		return false
-	}
-	p2, p1 := d[w-2], d[w-1]
-	var ps uint64
-	if p1 == ' ' || p1 == '\n' {
-		ps = 1
-	}
-	if sp&(sp<<1|ps) != 0 {
-		return false
-	}
-	if !detect {
-		return true
-	}
-	if y0 := d[w]; y0 == p1 && y0 == p2 {
-		e |= 1
-	}
-	if y1 := d[w+1]; y1 == d[w] && y1 == p1 {
-		e |= 2
-	}
-	if e&letter != 0 {
-		return false
-	}
-	// Bits 0-3: the output bytes d[w-4:w] that exist; bits 4-19: the block.
-	// In a plain block the word bytes and the joinable ones are the letters.
-	var h uint64 // chainBits of d[w-4+k] in byte k
-	if w-4 >= base {
-		h = uint64(chainBits[d[w-4]]) | uint64(chainBits[d[w-3]])<<8 | uint64(chainBits[d[w-2]])<<16 | uint64(chainBits[d[w-1]])<<24
-	} else {
-		for k := 1; k <= 4 && w-k >= base; k++ {
-			h |= uint64(chainBits[d[w-k]]) << (8 * (4 - k))
-		}
-	}
-	// gather4 moves bit 0 of bytes 0-3 to bits 0-3 (the products of the
-	// other bits land outside them, without carries).
-	gather4 := func(x uint64) uint64 { return (x & 0x01010101 * 0x204081) >> 21 & 0xf }
-	S, J, W := gather4(h)|sep<<4, gather4(h>>1)|letter<<4, gather4(h>>2)|letter<<4
-	return S&(J<<1)&(S<<2)&(J<<3)&^(W<<4)&(0xffff<<4) == 0
+	return plainBlock(m&0xffff, m>>16&0xffff, m>>32&0xffff, m>>48, sep, d, base, w, 16, detect)
 }
 
 // ascii64 reports whether the 64 bytes of b are ASCII.
@@ -493,15 +455,22 @@ func ascii64(b []byte) bool {
 	return x&high == 0
 }
 
-// plain64 is plain16 for the 64 bytes lower64 wrote at d[w:w+64]: the
-// same rules on masks of 64 lanes. lower64 compares each byte with the two
-// before it within its sixteen only, so the first two lanes of each
-// sixteen are compared here, with d.
+// plain64 is plain16 for the 64 bytes lower64 wrote at d[w:w+64], from
+// its masks of 64 lanes.
 func plain64(bad, sp, letter, e, sep uint64, d []byte, base, w int, detect bool) bool {
+	return plainBlock(bad, sp, letter, e, sep, d, base, w, 64, detect)
+}
+
+// plainBlock is plain16 and plain64 for the n (16 or 64) bytes at
+// d[w:w+n], from masks of n lanes: bad (not plain), sp (spaces), letter,
+// e (equal to the two bytes before; lanes 0 and 1 of each sixteen, which
+// lower16 and lower64 compare with zero bytes, are compared here with d)
+// and sep (separators).
+func plainBlock(bad, sp, letter, e, sep uint64, d []byte, base, w, n int, detect bool) bool {
 	if bad != 0 {
 		return false
 	}
-	d = d[:w+64]
+	d = d[:w+n]
 	p1 := d[w-1]
 	var ps uint64
 	if p1 == ' ' || p1 == '\n' {
@@ -513,7 +482,8 @@ func plain64(bad, sp, letter, e, sep uint64, d []byte, base, w int, detect bool)
 	if !detect {
 		return true
 	}
-	for k := 0; k < 64; k += 16 {
+	e &^= 0x0003000300030003
+	for k := 0; k < n; k += 16 {
 		y0, y1 := d[w+k], d[w+k+1]
 		if y0 == d[w+k-1] && y0 == d[w+k-2] {
 			e |= 1 << uint(k)
@@ -525,14 +495,16 @@ func plain64(bad, sp, letter, e, sep uint64, d []byte, base, w int, detect bool)
 	if e&letter != 0 {
 		return false
 	}
-	// The separated spellings (see plain16): inside the block, a
-	// separator at q with a joinable letter, a separator and a joinable
-	// letter before it, the byte before those no word byte; in a plain
-	// block the word bytes and the joinable ones are the letters.
+	// The separated spellings: a separator with a joinable letter, a
+	// separator and a joinable letter before it and no word byte before
+	// those ("k.i." in "x k.i."). In a plain block the word bytes and the
+	// joinable ones are the letters. From the fifth lane on, all of it is
+	// in the block.
 	if sep&(letter<<1)&(sep<<2)&(letter<<3)&^(letter<<4)&^0xf != 0 {
 		return false
 	}
-	// The first four lanes look back into d: plain16's test on them.
+	// The first four lanes look back into d[base:w]. Bits 0-3: the output
+	// bytes d[w-4:w] that exist; bits 4-7: the block's first four.
 	var h uint64 // chainBits of d[w-4+k] in byte k
 	if w-4 >= base {
 		h = uint64(chainBits[d[w-4]]) | uint64(chainBits[d[w-3]])<<8 | uint64(chainBits[d[w-2]])<<16 | uint64(chainBits[d[w-1]])<<24
@@ -541,6 +513,8 @@ func plain64(bad, sp, letter, e, sep uint64, d []byte, base, w int, detect bool)
 			h |= uint64(chainBits[d[w-k]]) << (8 * (4 - k))
 		}
 	}
+	// gather4 moves bit 0 of bytes 0-3 to bits 0-3 (the products of the
+	// other bits land outside them, without carries).
 	gather4 := func(x uint64) uint64 { return (x & 0x01010101 * 0x204081) >> 21 & 0xf }
 	S, J, W := gather4(h)|(sep&0xf)<<4, gather4(h>>1)|(letter&0xf)<<4, gather4(h>>2)|(letter&0xf)<<4
 	return S&(J<<1)&(S<<2)&(J<<3)&^(W<<4)&0xf0 == 0
