@@ -1,6 +1,8 @@
 package ensemble
 
 import (
+	"encoding/binary"
+	"math/bits"
 	"sync"
 
 	"github.com/openrai/raiserver/classifiers"
@@ -308,34 +310,77 @@ var _ classifiers.Classifier = (*Ensemble)(nil)
 // symbol between two letters ("k1ll", "h4te", "a$$"). Normalization undoes
 // both for matching, but a rule list tuned on clean words still misses
 // many of them, so the ensemble then lets a confident model speak louder.
+//
+// It reads 64 bytes at a time: a bitmap of the letters lists the bytes
+// between two letters (where a leet character counts) and the letters
+// standing alone (where a spelled word can start), so the loop's branches
+// follow the few of those rather than every byte
+// (TestEvasiveMatchesByteLoop holds it to a byte-by-byte definition).
 func Evasive(text []byte) bool {
-	run := 0 // single letters joined by separators so far
-	for i := 0; i < len(text); i++ {
-		c := text[i]
-		if !isLetter(c) {
-			continue
-		}
-		// Leet: letter, leet character, letter.
-		if i+2 < len(text) && isLeet[text[i+1]] && isLetter(text[i+2]) {
-			return true
-		}
-		// A single letter: not preceded or followed by another letter.
-		single := (i == 0 || !isLetter(text[i-1])) && (i+1 == len(text) || !isLetter(text[i+1]))
-		if !single {
-			run = 0
-			continue
-		}
-		if run > 0 && i >= 2 && isSep[text[i-1]] && isLetter(text[i-2]) {
-			run++
+	n := len(text)
+	var before uint64 // whether the byte before the block is a letter
+	for blk := 0; blk < n; blk += 64 {
+		var p [64]byte
+		b := p[:]
+		if blk+64 <= n {
+			b = text[blk : blk+64]
 		} else {
-			run = 1
+			copy(p[:], text[blk:]) // zeros: neither letters nor leet
 		}
-		if run >= 4 {
-			return true
+		var L uint64 // the letters
+		for k := 0; k < 64; k += 8 {
+			x := binary.LittleEndian.Uint64(b[k:])
+			y := (x | 0x20*ones8) &^ high8
+			L |= gather8(inRange8(y, 'a', 'z')&^x&high8) << uint(k)
 		}
+		var after uint64 // whether the byte after the block is a letter
+		if blk+64 < n && isLetter(text[blk+64]) {
+			after = 1
+		}
+		left, right := L<<1|before, L>>1|after<<63
+		// A byte between two letters that is no letter: a leet character?
+		for m := left & right &^ L; m != 0; m &= m - 1 {
+			if i := blk + bits.TrailingZeros64(m); i < n && isLeet[text[i]] {
+				return true
+			}
+		}
+		for single := L &^ left &^ right; single != 0; single &= single - 1 {
+			if spelled(text, blk+bits.TrailingZeros64(single)) {
+				return true
+			}
+		}
+		before = L >> 63
 	}
 	return false
 }
+
+// spelled reports whether the letter standing alone at text[i] starts four
+// of them joined by one separator each.
+func spelled(text []byte, i int) bool {
+	if i+6 >= len(text) {
+		return false
+	}
+	for k := i + 2; k <= i+6; k += 2 {
+		if !isSep[text[k-1]] || !isLetter(text[k]) || k+1 < len(text) && isLetter(text[k+1]) {
+			return false
+		}
+	}
+	return true
+}
+
+const (
+	ones8 = 0x0101010101010101
+	high8 = 0x8080808080808080
+)
+
+// inRange8 has the top bit of each byte of y (7-bit values) set when the
+// byte is in [lo, hi].
+func inRange8(y uint64, lo, hi byte) uint64 {
+	return (y + (0x80-uint64(lo))*ones8) &^ (y + (0x80-uint64(hi)-1)*ones8) & high8
+}
+
+// gather8 moves the top bit of each byte of x to bit k for byte k.
+func gather8(x uint64) uint64 { return (x >> 7) * 0x0102040810204080 >> 56 }
 
 func isLetter(c byte) bool { return c|0x20-'a' < 26 }
 
