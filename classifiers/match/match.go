@@ -3,6 +3,7 @@ package match
 import (
 	"errors"
 	"fmt"
+	"math/bits"
 	"slices"
 )
 
@@ -366,11 +367,16 @@ func (m *Matcher) AppendMatchesIn(dst []Match, text []byte, from, to int) []Matc
 		i, nh = m.steps4(t, step, i, L, &s, &hits)
 		// Emit what the chains that entered a state with outputs found
 		// in their ranges.
+		// (A bit per flagged chain, taken in turn: one branch per
+		// chain with a match rather than one per chain.)
 		for _, h := range hits[:nh] {
-			for k, st := range h.s {
-				if st&matchFlag != 0 && (k == 0 || int(h.i) > warm) {
-					dst = m.emit(dst, text, from+k*step+int(h.i), (st&^matchFlag)/m.nclass)
-				}
+			f := uint(h.s[0]>>31 | h.s[1]>>31<<1 | h.s[2]>>31<<2 | h.s[3]>>31<<3)
+			if int(h.i) <= warm {
+				f &= 1 // the other chains are still warming up
+			}
+			for ; f != 0; f &= f - 1 {
+				k := bits.TrailingZeros(f)
+				dst = m.emit(dst, text, from+k*step+int(h.i), (h.s[k]&^matchFlag)/m.nclass)
 			}
 		}
 	}
@@ -415,13 +421,9 @@ func regroup(dst []Match, base int, bounds [chains - 1]int32) []Match {
 }
 
 func group(end int32, bounds *[chains - 1]int32) int {
-	g := 0
-	for _, b := range bounds {
-		if end > b {
-			g++
-		}
-	}
-	return g
+	// b-end < 0 when end > b (both are below 2^31, so no overflow), without
+	// a branch.
+	return int(uint32(bounds[0]-end)>>31 + uint32(bounds[1]-end)>>31 + uint32(bounds[2]-end)>>31)
 }
 
 // scan appends the matches that end in text[from+1:to+1] for a scan in
