@@ -144,7 +144,7 @@ func (n *Normalizer) fold(dst []byte, offs []int32, src []byte, base int) ([]byt
 		// plain ASCII bytes at a time (letters, single spaces, punctuation that is
 		// neither leetspeak nor a control), as long as they hold nothing
 		// for the later passes to find.
-		if w >= base+2 {
+		{
 			for haveLower16 && i+64 <= len(src) && w+64 <= len(d) && ascii64(src[i:i+64]) {
 				// lower64 writes the block whether or not it is plain;
 				// when it is not, the paths below write it again.
@@ -166,7 +166,7 @@ func (n *Normalizer) fold(dst []byte, offs []int32, src []byte, base int) ([]byt
 				w += 16
 				i += 16
 			}
-			for i+8 <= len(src) && w+8 <= len(d) {
+			for w >= base+2 && i+8 <= len(src) && w+8 <= len(d) {
 				x, ok := block8(binary.LittleEndian.Uint64(src[i:i+8]), d[w-2], d[w-1], compactFrom < 0, i+8 < len(src) && isAlnum(src[i+8]))
 				if !ok {
 					break
@@ -434,7 +434,7 @@ var chainBits = func() (t [256]uint8) {
 
 // plain16 reports whether the sixteen bytes lower16 wrote at d[w:w+16]
 // (described in m and sep) can stay as they are, after the output
-// d[base:w] (w >= base+2): they are plain (as block8 has it), hold no space
+// d[base:w]: they are plain (as block8 has it), hold no space
 // after whitespace and, when detect is set, nothing the byte path would
 // mark for the compaction pass: a letter that ends a run of three, or a
 // separator that ends the "k.i." of a separated spelling (chain), looking
@@ -471,7 +471,15 @@ func plainBlock(bad, sp, letter, e, sep uint64, d []byte, base, w, n int, detect
 		return false
 	}
 	d = d[:w+n]
-	p1 := d[w-1]
+	// The two output bytes before the block; 0 where the text has none
+	// (no plain output byte is 0).
+	var p1, p2 byte
+	if w-1 >= base {
+		p1 = d[w-1]
+	}
+	if w-2 >= base {
+		p2 = d[w-2]
+	}
 	var ps uint64
 	if p1 == ' ' || p1 == '\n' {
 		ps = 1
@@ -484,11 +492,15 @@ func plainBlock(bad, sp, letter, e, sep uint64, d []byte, base, w, n int, detect
 	}
 	e &^= 0x0003000300030003
 	for k := 0; k < n; k += 16 {
+		q1, q2 := p1, p2 // the two bytes before lane k
+		if k > 0 {
+			q1, q2 = d[w+k-1], d[w+k-2]
+		}
 		y0, y1 := d[w+k], d[w+k+1]
-		if y0 == d[w+k-1] && y0 == d[w+k-2] {
+		if y0 == q1 && y0 == q2 {
 			e |= 1 << uint(k)
 		}
-		if y1 == y0 && y1 == d[w+k-1] {
+		if y1 == y0 && y1 == q1 {
 			e |= 2 << uint(k)
 		}
 	}
