@@ -152,21 +152,27 @@ GLOBL four4<>(SB), RODATA|NOPTR, $16
 	MOVOU X5, (4*k+48)(SI); \
 	PADDL X6, X5
 
+// BEGIN64 loads the arguments of lower16 and lower64 (dst, offs, src,
+// off), clears the masks and sets X5 to off, off+1, off+2, off+3 and X6 to
+// four 4s, for CHUNK64.
+#define BEGIN64 \
+	MOVQ dst+0(FP), DI; \
+	MOVQ offs+8(FP), SI; \
+	MOVQ src+16(FP), DX; \
+	MOVL off+24(FP), CX; \
+	XORQ R9, R9; \
+	XORQ R10, R10; \
+	XORQ R11, R11; \
+	XORQ R12, R12; \
+	XORQ R13, R13; \
+	MOVL CX, X5; \
+	PSHUFL $0, X5, X5; \
+	PADDL iota4<>(SB), X5; \
+	MOVOU four4<>(SB), X6
+
 // func lower16(dst *byte, offs *int32, src *byte, off int32) (m, sep uint64)
 TEXT ·lower16(SB), NOSPLIT, $0-48
-	MOVQ dst+0(FP), DI
-	MOVQ offs+8(FP), SI
-	MOVQ src+16(FP), DX
-	MOVL off+24(FP), CX
-	XORQ R9, R9
-	XORQ R10, R10
-	XORQ R11, R11
-	XORQ R12, R12
-	XORQ R13, R13
-	MOVL CX, X5
-	PSHUFL $0, X5, X5
-	PADDL iota4<>(SB), X5
-	MOVOU four4<>(SB), X6
+	BEGIN64
 	CHUNK64(0, 0)
 	SHLQ $16, R10
 	SHLQ $32, R11
@@ -180,19 +186,7 @@ TEXT ·lower16(SB), NOSPLIT, $0-48
 
 // func lower64(dst *byte, offs *int32, src *byte, off int32) (bad, sp, letter, eq, sep uint64)
 TEXT ·lower64(SB), NOSPLIT, $0-72
-	MOVQ dst+0(FP), DI
-	MOVQ offs+8(FP), SI
-	MOVQ src+16(FP), DX
-	MOVL off+24(FP), CX
-	XORQ R9, R9
-	XORQ R10, R10
-	XORQ R11, R11
-	XORQ R12, R12
-	XORQ R13, R13
-	MOVL CX, X5
-	PSHUFL $0, X5, X5
-	PADDL iota4<>(SB), X5
-	MOVOU four4<>(SB), X6
+	BEGIN64
 	CHUNK64(0, 0)
 	CHUNK64(16, 16)
 	CHUNK64(32, 32)
