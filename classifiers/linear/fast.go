@@ -263,66 +263,90 @@ func spanEnd(sp uint64) int   { return int(uint32(sp)) }
 // order, each as start<<32 | end with the flags digitSpan and longSpan,
 // and returns dst. s is shorter than 1 GiB. Each 64-byte block gives the
 // bitmaps of the first and the last bytes of its words; their set bits,
-// taken in turn, pair up.
+// taken in turn, pair up. The full blocks go to wordsFull (assembly on
+// amd64), the last short one to wordState.block.
 func appendWords(dst []uint64, s []byte) []uint64 {
 	n := len(s)
 	base := len(dst)
 	dst = slices.Grow(dst, n/2+1) // a word and a separator take two bytes
 	out := dst[base : base+n/2+1]
+	st := wordState{pending: -1}
 	k := 0
-	pending := -1 // the start of a word that goes on past the block
-	var pendDigit uint64
-	var carry uint64 // whether the last byte of the block before is a word byte
-	for blk := 0; blk < n; blk += 64 {
-		var wm, dm uint64 // word bytes and digits of the block
-		var after uint64  // whether the byte after the block is a word byte
-		if blk+64 <= n {
-			wm, dm, _ = normalize.Marks64((*[64]byte)(s[blk : blk+64]))
-			if blk+64 < n {
-				after = uint64(wordBit[s[blk+64]])
-			}
-		} else {
-			wm, dm, _ = normalize.Marks(s[blk:])
-		}
-		starts := wm &^ (wm<<1 | carry)
-		ends := wm &^ (wm>>1 | after<<63) // the last byte of each word
-		carry = wm >> 63
-		if pending >= 0 {
-			if ends == 0 { // the word spans the block
-				pendDigit |= dm
-				continue
-			}
-			e := bits.TrailingZeros64(ends)
-			ends &= ends - 1
-			end := blk + e + 1
-			f := flags(pending, end)
-			if pendDigit|dm&(2<<uint(e)-1) != 0 {
-				f |= digitSpan
-			}
-			out[k] = uint64(pending)<<32 | uint64(end) | f
-			k++
-			pending = -1
-		}
-		for ends != 0 {
-			b := bits.TrailingZeros64(starts) & 63
-			e := bits.TrailingZeros64(ends) & 63
-			starts &= starts - 1
-			ends &= ends - 1
-			start, end := blk+b, blk+e+1
-			f := flags(start, end)
-			if dm != 0 && dm&(2<<uint(e)-1<<uint(b)) != 0 {
-				f |= digitSpan
-			}
-			out[k] = uint64(start)<<32 | uint64(end) | f
-			k++
-		}
-		if starts != 0 { // a word that goes on into the next block
-			b := bits.TrailingZeros64(starts) & 63
-			pending = blk + b
-			pendDigit = dm >> uint(b)
-		}
+	if full := n / 64; full > 0 {
+		k = wordsFull(s, full, out, &st)
+	}
+	if blk := n &^ 63; blk < n {
+		wm, dm, _ := normalize.Marks(s[blk:])
+		k = st.block(out, k, blk, wm, dm, 0)
 	}
 	return dst[:base+k]
+}
+
+// wordState is what appendWords carries from one block to the next (the
+// assembly reads and writes it by these offsets).
+type wordState struct {
+	pending   int64  // the start of a word that goes on past the block, or -1
+	pendDigit uint64 // its digits so far (nonzero: it holds one)
+	carry     uint64 // whether the last byte of the block before is a word byte
+}
+
+// block appends to out[k:] the words of the block at blk that end in it,
+// from its word-byte and digit bitmaps and whether the byte after it is a
+// word byte, and returns the new k.
+func (st *wordState) block(out []uint64, k, blk int, wm, dm, after uint64) int {
+	starts := wm &^ (wm<<1 | st.carry)
+	ends := wm &^ (wm>>1 | after<<63) // the last byte of each word
+	st.carry = wm >> 63
+	if st.pending >= 0 {
+		if ends == 0 { // the word spans the block
+			st.pendDigit |= dm
+			return k
+		}
+		e := bits.TrailingZeros64(ends)
+		ends &= ends - 1
+		start, end := int(st.pending), blk+e+1
+		f := flags(start, end)
+		if st.pendDigit|dm&(2<<uint(e)-1) != 0 {
+			f |= digitSpan
+		}
+		out[k] = uint64(start)<<32 | uint64(end) | f
+		k++
+		st.pending = -1
+	}
+	for ends != 0 {
+		b := bits.TrailingZeros64(starts) & 63
+		e := bits.TrailingZeros64(ends) & 63
+		starts &= starts - 1
+		ends &= ends - 1
+		start, end := blk+b, blk+e+1
+		f := flags(start, end)
+		if dm != 0 && dm&(2<<uint(e)-1<<uint(b)) != 0 {
+			f |= digitSpan
+		}
+		out[k] = uint64(start)<<32 | uint64(end) | f
+		k++
+	}
+	if starts != 0 { // a word that goes on into the next block
+		b := bits.TrailingZeros64(starts) & 63
+		st.pending = int64(blk + b)
+		st.pendDigit = dm >> uint(b)
+	}
+	return k
+}
+
+// wordsFullGo is wordsFull in Go: the first nblk blocks of s, all 64 bytes
+// long, appended to out from st; it returns how many words it wrote.
+func wordsFullGo(s []byte, nblk int, out []uint64, st *wordState) int {
+	k := 0
+	for blk := 0; blk < nblk*64; blk += 64 {
+		wm, dm, _ := normalize.Marks64((*[64]byte)(s[blk : blk+64]))
+		var after uint64
+		if blk+64 < len(s) {
+			after = uint64(wordBit[s[blk+64]])
+		}
+		k = st.block(out, k, blk, wm, dm, after)
+	}
+	return k
 }
 
 // flags is longSpan for a word from start to end longer than eight bytes.

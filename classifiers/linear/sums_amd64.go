@@ -42,3 +42,20 @@ func bigramSums(w []uint64, hs []uint64) (a, b uint64) {
 	}
 	return bigramSumsAsm(&w[0], uint64(len(w)-1), &hs[0], len(hs))
 }
+
+func wordsFull(s []byte, nblk int, out []uint64, st *wordState) int {
+	// Every block writes at most 32 words; out has room for len(s)/2+1.
+	_ = s[nblk*64-1]
+	_ = out[nblk*32-1]
+	return wordsFullAsm(&s[0], len(s), nblk, &out[0], st)
+}
+
+// wordsFullAsm is wordsFullGo in assembly.
+//
+//go:noescape
+func wordsFullAsm(s *byte, n, nblk int, out *uint64, st *wordState) (k int)
+
+var (
+	_ [unsafe.Offsetof(wordState{}.pendDigit) - 8]struct{}
+	_ [unsafe.Offsetof(wordState{}.carry) - 16]struct{}
+)

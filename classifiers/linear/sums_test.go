@@ -63,3 +63,66 @@ func TestSumsLoops(t *testing.T) {
 		}
 	}
 }
+
+// TestAppendWords holds appendWords (the full blocks in assembly on amd64)
+// and wordsFullGo to a byte-by-byte definition of the word list, on texts
+// of every length around the 64-byte blocks with words that span blocks,
+// digits and bytes >= 0x80.
+func TestAppendWords(t *testing.T) {
+	r := rand.New(rand.NewPCG(43, 44))
+	for round := range 5000 {
+		s := make([]byte, r.IntN(300))
+		run := r.IntN(4) == 0 // now and then a long run of word bytes
+		for i := range s {
+			switch {
+			case run && r.IntN(100) != 0:
+				s[i] = "abz09\xc3"[r.IntN(6)]
+			default:
+				s[i] = "ab  .,1\xe9z\n"[r.IntN(10)]
+			}
+		}
+		var want []uint64
+		for i := 0; i < len(s); {
+			if !isWordByte[s[i]] {
+				i++
+				continue
+			}
+			j, digit := i, false
+			for j < len(s) && isWordByte[s[j]] {
+				digit = digit || s[j]-'0' < 10
+				j++
+			}
+			w := uint64(i)<<32 | uint64(j)
+			if digit {
+				w |= digitSpan
+			}
+			if j-i > 8 {
+				w |= longSpan
+			}
+			want = append(want, w)
+			i = j
+		}
+		if got := appendWords(nil, s); !slices.Equal(got, want) {
+			for i := range min(len(got), len(want)) {
+				if got[i] != want[i] {
+					t.Logf("word %d: got %x want %x", i, got[i], want[i])
+				}
+			}
+			t.Fatalf("round %d (%d bytes): appendWords gave %d words, the definition %d (or others)", round, len(s), len(got), len(want))
+		}
+		out := make([]uint64, len(s)/2+1)
+		st := wordState{pending: -1}
+		k := wordsFullGo(s, len(s)/64, out, &st)
+		st2 := wordState{pending: -1}
+		out2 := make([]uint64, len(s)/2+1)
+		k2 := k
+		if len(s) >= 64 {
+			k2 = wordsFull(s, len(s)/64, out2, &st2)
+		} else {
+			st2 = st
+		}
+		if k != k2 || st != st2 || !slices.Equal(out[:k], out2[:k2]) {
+			t.Fatalf("round %d: wordsFull and wordsFullGo differ (%d and %d words)", round, k2, k)
+		}
+	}
+}
