@@ -6,22 +6,20 @@ package normalize
 const haveLower16 = true
 
 // lower16 writes the sixteen bytes at src lower-cased (A-Z only) to dst
-// and the offsets off, off+1, …, off+15 to offs, and returns per-lane masks
-// of the bytes (bit k for byte k): bits 0-15 the bytes block8 calls not
-// plain (>= 0x80, < 0x20, 0x21-0x24, digits, '@', > 0x7b), bits 16-31 the
-// spaces of the output, bits 32-47 its letters a-z, bits 48-63 the output
-// bytes equal to both of the two before them (lanes 0 and 1 compare with
-// zero bytes instead); sep has bit k set when output byte k is a
-// separator (pSep). dst and offs must have room for sixteen entries, src
+// and the offsets off, off+1, …, off+15 to offs, and returns masks of the
+// bytes (bit k for byte k): bad, the bytes block8 calls not plain (>= 0x80,
+// < 0x20, 0x21-0x24, digits, '@', > 0x7b); sp, the spaces of the output;
+// letter, its letters a-z; eq, the output bytes equal to both of the two
+// before them (lanes 0 and 1 compare with zero bytes instead); sep, its
+// separators (pSep). dst and offs must have room for sixteen entries, src
 // sixteen bytes.
 //
 //go:noescape
-func lower16(dst *byte, offs *int32, src *byte, off int32) (m, sep uint64)
+func lower16(dst *byte, offs *int32, src *byte, off int32) (bad, sp, letter, eq, sep uint64)
 
-// lower64 is lower16 for the 64 bytes at src, each mask in a word of its
-// own (bit k for byte k): bad (not plain), sp, letter, eq (lanes 0 and 1
-// of each sixteen compare with zero bytes instead) and sep. dst and offs
-// must have room for 64 entries, src 64 bytes.
+// lower64 is lower16 for the 64 bytes at src (lanes 0 and 1 of each
+// sixteen in eq compare with zero bytes). dst and offs must have room for
+// 64 entries, src 64 bytes.
 //
 //go:noescape
 func lower64(dst *byte, offs *int32, src *byte, off int32) (bad, sp, letter, eq, sep uint64)

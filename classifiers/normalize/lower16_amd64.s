@@ -170,19 +170,20 @@ GLOBL four4<>(SB), RODATA|NOPTR, $16
 	PADDL iota4<>(SB), X5; \
 	MOVOU four4<>(SB), X6
 
-// func lower16(dst *byte, offs *int32, src *byte, off int32) (m, sep uint64)
-TEXT ·lower16(SB), NOSPLIT, $0-48
+// END64 stores the masks as the five results of lower16 and lower64.
+#define END64 \
+	MOVQ R9, bad+32(FP); \
+	MOVQ R10, sp+40(FP); \
+	MOVQ R11, letter+48(FP); \
+	MOVQ R12, eq+56(FP); \
+	MOVQ R13, sep+64(FP); \
+	RET
+
+// func lower16(dst *byte, offs *int32, src *byte, off int32) (bad, sp, letter, eq, sep uint64)
+TEXT ·lower16(SB), NOSPLIT, $0-72
 	BEGIN64
 	CHUNK64(0, 0)
-	SHLQ $16, R10
-	SHLQ $32, R11
-	SHLQ $48, R12
-	ORQ R10, R9
-	ORQ R11, R9
-	ORQ R12, R9
-	MOVQ R9, m+32(FP)
-	MOVQ R13, sep+40(FP)
-	RET
+	END64
 
 // func lower64(dst *byte, offs *int32, src *byte, off int32) (bad, sp, letter, eq, sep uint64)
 TEXT ·lower64(SB), NOSPLIT, $0-72
@@ -191,9 +192,4 @@ TEXT ·lower64(SB), NOSPLIT, $0-72
 	CHUNK64(16, 16)
 	CHUNK64(32, 32)
 	CHUNK64(48, 48)
-	MOVQ R9, bad+32(FP)
-	MOVQ R10, sp+40(FP)
-	MOVQ R11, letter+48(FP)
-	MOVQ R12, eq+56(FP)
-	MOVQ R13, sep+64(FP)
-	RET
+	END64

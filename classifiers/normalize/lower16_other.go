@@ -6,7 +6,7 @@ package normalize
 // for none); fold uses the eight-byte SWAR path.
 const haveLower16 = false
 
-func lower16(dst *byte, offs *int32, src *byte, off int32) (m, sep uint64) {
+func lower16(dst *byte, offs *int32, src *byte, off int32) (bad, sp, letter, eq, sep uint64) {
 	panic("normalize: lower16 without an implementation")
 }
 

@@ -6,11 +6,14 @@ import (
 	"testing"
 )
 
+// masks are the five results of lower16 (and of each sixteen of lower64).
+type masks struct{ bad, sp, letter, eq, sep uint64 }
+
 // lower16Ref is the definition of lower16, one byte at a time.
-func lower16Ref(src []byte, off int32) (y [16]byte, o [16]int32, m, sep uint64) {
+func lower16Ref(src []byte, off int32) (y [16]byte, o [16]int32, m masks) {
 	for k, c := range src[:16] {
 		if c >= 0x80 || c < 0x20 || c >= 0x21 && c <= 0x24 || c >= '0' && c <= '9' || c == '@' || c > 0x7b {
-			m |= 1 << k
+			m.bad |= 1 << k
 		}
 		if c >= 'A' && c <= 'Z' {
 			c |= 0x20
@@ -19,13 +22,13 @@ func lower16Ref(src []byte, off int32) (y [16]byte, o [16]int32, m, sep uint64) 
 	}
 	for k, c := range y {
 		if c == ' ' {
-			m |= 1 << (16 + k)
+			m.sp |= 1 << k
 		}
 		if c >= 'a' && c <= 'z' {
-			m |= 1 << (32 + k)
+			m.letter |= 1 << k
 		}
 		if props[c]&pSep != 0 {
-			sep |= 1 << k
+			m.sep |= 1 << k
 		}
 		var y1, y2 byte // the bytes one and two lanes before; 0 before lane 0
 		if k >= 1 {
@@ -35,10 +38,10 @@ func lower16Ref(src []byte, off int32) (y [16]byte, o [16]int32, m, sep uint64) 
 			y2 = y[k-2]
 		}
 		if c == y1 && c == y2 {
-			m |= 1 << (48 + k)
+			m.eq |= 1 << k
 		}
 	}
-	return y, o, m, sep
+	return y, o, m
 }
 
 // block16 returns random bytes, mostly the ones the block paths see in
@@ -74,10 +77,11 @@ func TestLower16MatchesDefinition(t *testing.T) {
 		off := int32(r.IntN(1 << 20))
 		var d [16]byte
 		var o [16]int32
-		m, sep := lower16(&d[0], &o[0], &src[0], off)
-		wy, wo, wm, wsep := lower16Ref(src, off)
-		if d != wy || o != wo || m != wm || sep != wsep {
-			t.Fatalf("round %d: lower16 gave masks %#x %#x, the definition %#x %#x (or other bytes or offsets)", round, m, sep, wm, wsep)
+		var m masks
+		m.bad, m.sp, m.letter, m.eq, m.sep = lower16(&d[0], &o[0], &src[0], off)
+		wy, wo, wm := lower16Ref(src, off)
+		if d != wy || o != wo || m != wm {
+			t.Fatalf("round %d: lower16 gave masks %+v, the definition %+v (or other bytes or offsets)", round, m, wm)
 		}
 	}
 }
@@ -103,7 +107,7 @@ func bytePathMarksN(d []byte, base, w, n int) bool {
 	return false
 }
 
-// TestPlain16 checks plain16 against its definition: a block is accepted
+// TestPlain16 checks plainBlock on sixteen bytes against its definition: a block is accepted
 // when it is plain (block8's bytes, no space after whitespace) and, with
 // detect, the byte path would mark nothing in it for the compaction pass;
 // and every block block8 accepts in two halves is accepted, with the same
@@ -126,10 +130,10 @@ func TestPlain16(t *testing.T) {
 		}
 		w := 4
 		var o [16]int32
-		m, sep := lower16(&d[w], &o[0], &src[0], 0)
-		got := plain16(m, sep, d, base, w, detect)
+		bad, sp, letter, e, sep := lower16(&d[w], &o[0], &src[0], 0)
+		got := plainBlock(bad, sp, letter, e, sep, d, base, w, 16, detect)
 		// The definition.
-		want := m&0xffff == 0
+		want := bad == 0
 		for k := w; k < w+16 && want; k++ {
 			if d[k] == ' ' && k > base && (d[k-1] == ' ' || d[k-1] == '\n') {
 				want = false
@@ -139,7 +143,7 @@ func TestPlain16(t *testing.T) {
 			want = !bytePathMarks(d, base, w)
 		}
 		if got != want {
-			t.Fatalf("round %d (base %d, detect %v): plain16 %v, definition %v", round, base, detect, got, want)
+			t.Fatalf("round %d (base %d, detect %v): plainBlock %v, definition %v", round, base, detect, got, want)
 		}
 		// block8 on both halves, where fold would call it (two bytes of
 		// this text's output before): stricter.
@@ -149,7 +153,7 @@ func TestPlain16(t *testing.T) {
 			var x1 uint64
 			if x1, ok = block8(binary.LittleEndian.Uint64(src[8:]), byte(x0>>48), byte(x0>>56), detect, isAlnum(src[16])); ok {
 				if !got {
-					t.Fatalf("round %d: block8 accepts both halves, plain16 does not", round)
+					t.Fatalf("round %d: block8 accepts both halves, plainBlock does not", round)
 				}
 				if binary.LittleEndian.Uint64(d[w:]) != x0 || binary.LittleEndian.Uint64(d[w+8:]) != x1 {
 					t.Fatalf("round %d: lower16 and block8 write other bytes", round)
@@ -168,7 +172,7 @@ func TestPlain16(t *testing.T) {
 	}
 }
 
-// TestPlain64 checks lower64 and plain64 against their definitions: each
+// TestPlain64 checks lower64 and plainBlock on 64 bytes against their definitions: each
 // sixteen bytes, offsets and masks as lower16Ref has them (lanes 0 and 1
 // of the equality mask aside), and a block accepted when it is plain, has
 // no space after whitespace and, with detect, nothing the byte path would
@@ -203,17 +207,16 @@ func TestPlain64(t *testing.T) {
 		off := int32(r.IntN(1 << 20))
 		bad, sp, letter, e, sep := lower64(&d[w], &o[0], &src[0], off)
 		for c := range 4 {
-			y, wo, m, wsep := lower16Ref(src[16*c:], off+int32(16*c))
-			if [16]byte(d[w+16*c:]) != y || [16]int32(o[16*c:]) != wo ||
-				bad>>(16*c)&0xffff != m&0xffff || sp>>(16*c)&0xffff != m>>16&0xffff ||
-				letter>>(16*c)&0xffff != m>>32&0xffff || e>>(16*c)&0xfffc != m>>48&0xfffc ||
-				sep>>(16*c)&0xffff != wsep {
-				t.Fatalf("round %d, sixteen %d: lower64 differs from the definition: bytes %v offsets %v bad %x/%x sp %x/%x letter %x/%x eq %x/%x sep %x/%x", round, c,
-					[16]byte(d[w+16*c:]) == y, [16]int32(o[16*c:]) == wo, bad>>(16*c)&0xffff, m&0xffff, sp>>(16*c)&0xffff, m>>16&0xffff,
-					letter>>(16*c)&0xffff, m>>32&0xffff, e>>(16*c)&0xfffc, m>>48&0xfffc, sep>>(16*c)&0xffff, wsep)
+			y, wo, wm := lower16Ref(src[16*c:], off+int32(16*c))
+			sh := uint(16 * c)
+			got := masks{bad >> sh & 0xffff, sp >> sh & 0xffff, letter >> sh & 0xffff, e >> sh & 0xfffc, sep >> sh & 0xffff}
+			wm.eq &= 0xfffc
+			if [16]byte(d[w+16*c:]) != y || [16]int32(o[16*c:]) != wo || got != wm {
+				t.Fatalf("round %d, sixteen %d: lower64 differs from the definition: bytes %v offsets %v masks %+v, want %+v", round, c,
+					[16]byte(d[w+16*c:]) == y, [16]int32(o[16*c:]) == wo, got, wm)
 			}
 		}
-		got := plain64(bad, sp, letter, e, sep, d, base, w, detect)
+		got := plainBlock(bad, sp, letter, e, sep, d, base, w, 64, detect)
 		want := bad == 0
 		for k := w; k < w+64 && want; k++ {
 			if d[k] == ' ' && k > base && (d[k-1] == ' ' || d[k-1] == '\n') {
@@ -224,7 +227,7 @@ func TestPlain64(t *testing.T) {
 			want = !bytePathMarksN(d, base, w, 64)
 		}
 		if got != want {
-			t.Fatalf("round %d (base %d, detect %v): plain64 %v, definition %v", round, base, detect, got, want)
+			t.Fatalf("round %d (base %d, detect %v): plainBlock %v, definition %v", round, base, detect, got, want)
 		}
 		if got {
 			accepted++

@@ -140,45 +140,41 @@ func (n *Normalizer) fold(dst []byte, offs []int32, src []byte, base int) ([]byt
 	w := len(dst)
 	leetFrom, leetTo, compactFrom := -1, -1, -1
 	for i := 0; i < len(src); {
-		// Block path: 64 (lower64), sixteen (lower16, SIMD) and then eight
-		// plain ASCII bytes at a time (letters, single spaces, punctuation that is
-		// neither leetspeak nor a control), as long as they hold nothing
-		// for the later passes to find.
-		{
-			for haveLower16 && i+64 <= len(src) && w+64 <= len(d) && ascii64(src[i:i+64]) {
-				// lower64 writes the block whether or not it is plain;
-				// when it is not, the paths below write it again.
-				bad, sp, letter, e, sep := lower64(&d[w], &o[w], &src[i], int32(i))
-				if !plain64(bad, sp, letter, e, sep, d, base, w, compactFrom < 0) {
-					break
-				}
-				w += 64
-				i += 64
+		// Block path: 64 (lower64), sixteen (lower16; SSE2) and then eight
+		// plain ASCII bytes at a time (letters, single spaces, punctuation
+		// that is neither leetspeak nor a control), as long as they hold
+		// nothing for the later passes to find. lower64 and lower16 write
+		// the block whether or not it is plain; when it is not, the paths
+		// below write it again.
+		for haveLower16 && i+64 <= len(src) && w+64 <= len(d) && ascii64(src[i:i+64]) {
+			bad, sp, letter, e, sep := lower64(&d[w], &o[w], &src[i], int32(i))
+			if !plainBlock(bad, sp, letter, e, sep, d, base, w, 64, compactFrom < 0) {
+				break
 			}
-			for haveLower16 && i+16 <= len(src) && w+16 <= len(d) &&
-				(binary.LittleEndian.Uint64(src[i:])|binary.LittleEndian.Uint64(src[i+8:]))&high == 0 {
-				// lower16 writes the block whether or not it is plain;
-				// when it is not, the paths below write it again.
-				m, sep := lower16(&d[w], &o[w], &src[i], int32(i))
-				if !plain16(m, sep, d, base, w, compactFrom < 0) {
-					break
-				}
-				w += 16
-				i += 16
+			w += 64
+			i += 64
+		}
+		for haveLower16 && i+16 <= len(src) && w+16 <= len(d) &&
+			(binary.LittleEndian.Uint64(src[i:])|binary.LittleEndian.Uint64(src[i+8:]))&high == 0 {
+			bad, sp, letter, e, sep := lower16(&d[w], &o[w], &src[i], int32(i))
+			if !plainBlock(bad, sp, letter, e, sep, d, base, w, 16, compactFrom < 0) {
+				break
 			}
-			for w >= base+2 && i+8 <= len(src) && w+8 <= len(d) {
-				x, ok := block8(binary.LittleEndian.Uint64(src[i:i+8]), d[w-2], d[w-1], compactFrom < 0, i+8 < len(src) && isAlnum(src[i+8]))
-				if !ok {
-					break
-				}
-				d8, o8 := d[w:w+8:w+8], o[w:w+8:w+8]
-				binary.LittleEndian.PutUint64(d8, x)
-				i32 := int32(i)
-				o8[0], o8[1], o8[2], o8[3] = i32, i32+1, i32+2, i32+3
-				o8[4], o8[5], o8[6], o8[7] = i32+4, i32+5, i32+6, i32+7
-				w += 8
-				i += 8
+			w += 16
+			i += 16
+		}
+		for w >= base+2 && i+8 <= len(src) && w+8 <= len(d) {
+			x, ok := block8(binary.LittleEndian.Uint64(src[i:i+8]), d[w-2], d[w-1], compactFrom < 0, i+8 < len(src) && isAlnum(src[i+8]))
+			if !ok {
+				break
 			}
+			d8, o8 := d[w:w+8:w+8], o[w:w+8:w+8]
+			binary.LittleEndian.PutUint64(d8, x)
+			i32 := int32(i)
+			o8[0], o8[1], o8[2], o8[3] = i32, i32+1, i32+2, i32+3
+			o8[4], o8[5], o8[6], o8[7] = i32+4, i32+5, i32+6, i32+7
+			w += 8
+			i += 8
 		}
 		// Byte path, for at most eight bytes before trying blocks again.
 		lim := min(len(src), i+8)
@@ -415,7 +411,7 @@ func block8(x uint64, p2, p1 byte, detect, next bool) (uint64, bool) {
 }
 
 // chainBits has, per output byte, bit 0 set for a separator, bit 1 for a
-// joinable byte and bit 2 for a word byte: what plain16 needs to know of
+// joinable byte and bit 2 for a word byte: what plainBlock needs to know of
 // the bytes before a block.
 var chainBits = func() (t [256]uint8) {
 	for c := range t {
@@ -432,19 +428,6 @@ var chainBits = func() (t [256]uint8) {
 	return t
 }()
 
-// plain16 reports whether the sixteen bytes lower16 wrote at d[w:w+16]
-// (described in m and sep) can stay as they are, after the output
-// d[base:w]: they are plain (as block8 has it), hold no space
-// after whitespace and, when detect is set, nothing the byte path would
-// mark for the compaction pass: a letter that ends a run of three, or a
-// separator that ends the "k.i." of a separated spelling (chain), looking
-// back into d as far as that needs. It accepts every block whose halves
-// block8 accepts in turn, and more: a letter standing alone is fine as long
-// as no second one follows it with one separator between.
-func plain16(m, sep uint64, d []byte, base, w int, detect bool) bool {
-	return plainBlock(m&0xffff, m>>16&0xffff, m>>32&0xffff, m>>48, sep, d, base, w, 16, detect)
-}
-
 // ascii64 reports whether the 64 bytes of b are ASCII.
 func ascii64(b []byte) bool {
 	b = b[:64]
@@ -455,17 +438,19 @@ func ascii64(b []byte) bool {
 	return x&high == 0
 }
 
-// plain64 is plain16 for the 64 bytes lower64 wrote at d[w:w+64], from
-// its masks of 64 lanes.
-func plain64(bad, sp, letter, e, sep uint64, d []byte, base, w int, detect bool) bool {
-	return plainBlock(bad, sp, letter, e, sep, d, base, w, 64, detect)
-}
-
-// plainBlock is plain16 and plain64 for the n (16 or 64) bytes at
-// d[w:w+n], from masks of n lanes: bad (not plain), sp (spaces), letter,
-// e (equal to the two bytes before; lanes 0 and 1 of each sixteen, which
-// lower16 and lower64 compare with zero bytes, are compared here with d)
-// and sep (separators).
+// plainBlock reports whether the n (16 or 64) bytes lower16 or lower64
+// wrote at d[w:w+n] can stay as they are, after the output d[base:w], from
+// their masks of n lanes: bad (not plain), sp (spaces), letter, e (equal to
+// the two bytes before; lanes 0 and 1 of each sixteen, which lower16 and
+// lower64 compare with zero bytes, are compared here with d) and sep
+// (separators). They can when they are plain (as block8 has it), hold no
+// space after whitespace and, when detect is set, nothing the byte path
+// would mark for the compaction pass: a letter that ends a run of three, or
+// a separator that ends the "k.i." of a separated spelling (chain),
+// looking back into d as far as that needs. It accepts every block whose
+// eight-byte parts block8 accepts in turn, and more: a letter standing
+// alone is fine as long as no second one follows it with one separator
+// between.
 func plainBlock(bad, sp, letter, e, sep uint64, d []byte, base, w, n int, detect bool) bool {
 	if bad != 0 {
 		return false
