@@ -38,6 +38,8 @@ func (f Features) appendPlain(dst []uint32, s []byte) ([]uint32, bool) {
 	out := dst[base : base+bound]
 	j := 0
 	var st plainState
+	var prev uint64 // hash of the previous word
+	hasPrev := false
 	it := wordIter{s: s, blk: -64}
 	for {
 		start, end, more := it.word()
@@ -52,11 +54,11 @@ func (f Features) appendPlain(dst []uint32, s []byte) ([]uint32, bool) {
 		if h, j, ok = ownFeatures(out, j, s, start, end, int(f.Long)); !ok {
 			return dst, false
 		}
-		if st.hasPrev {
-			out[j] = bigram(st.prev, h)
+		if hasPrev {
+			out[j] = bigram(prev, h)
 			j++
 		}
-		st.prev, st.hasPrev = h, true
+		prev, hasPrev = h, true
 	}
 	return dst[:base+j], true
 }

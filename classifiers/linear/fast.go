@@ -143,7 +143,7 @@ func (m *Model) plainSums(p *plainScratch, s []byte) (sum [N]int64, n int, ok bo
 		}
 	}
 	p.hashes = slices.Grow(p.hashes[:0], len(spans))[:len(spans)]
-	hs := p.hashes[:len(spans)]
+	hs := p.hashes
 	c := &p.words
 	// The words found in the memo (memoSums); the others (not there yet,
 	// longer than eight bytes, with a digit) after them.
@@ -341,8 +341,8 @@ func wordsFullGo(s []byte, nblk int, out []uint64, st *wordState) int {
 	for blk := 0; blk < nblk*64; blk += 64 {
 		wm, dm, _ := normalize.Marks64((*[64]byte)(s[blk : blk+64]))
 		var after uint64
-		if blk+64 < len(s) {
-			after = uint64(wordBit[s[blk+64]])
+		if blk+64 < len(s) && isWordByte[s[blk+64]] {
+			after = 1
 		}
 		k = st.block(out, k, blk, wm, dm, after)
 	}
@@ -409,9 +409,7 @@ func (it *wordIter) word() (start, end int, ok bool) {
 		if blk+64 <= len(s) {
 			m, _, _ = normalize.Marks64((*[64]byte)(s[blk : blk+64]))
 		} else {
-			for k, c := range s[blk:] {
-				m |= uint64(wordBit[c]) << (uint(k) & 63)
-			}
+			m, _, _ = normalize.Marks(s[blk:])
 		}
 		if it.next > blk {
 			m &^= 1<<uint(it.next-blk) - 1
@@ -432,10 +430,9 @@ func (it *wordIter) word() (start, end int, ok bool) {
 	return start, end, true
 }
 
-// plainState is what the fast paths carry from one word to the next.
+// plainState follows the letters standing alone from one word to the
+// next (single).
 type plainState struct {
-	prev    uint64 // hash of the previous word
-	hasPrev bool
 	chain   int // single letters joined so far
 	lastEnd int // end of the last single letter
 }

@@ -178,16 +178,6 @@ func (f Features) AppendFeatures(dst []uint32, s []byte) []uint32 {
 	return dst[:base+j]
 }
 
-// wordBit is isWordByte as 0/1.
-var wordBit = func() (t [256]uint8) {
-	for c, w := range isWordByte {
-		if w {
-			t[c] = 1
-		}
-	}
-	return t
-}()
-
 // appendGrams writes the buckets of the character n-grams of the word w,
 // padded with a space on both sides, to out[j:] and returns the new j.
 // n-grams ending after the first maxWordGrams bytes of w are not taken.
