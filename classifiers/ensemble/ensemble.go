@@ -319,13 +319,13 @@ var _ classifiers.Classifier = (*Ensemble)(nil)
 func Evasive(text []byte) bool {
 	n := len(text)
 	var before uint64 // whether the byte before the block is a letter
+	var tail [64]byte // the last, short block, padded with zeros (no letters)
 	for blk := 0; blk < n; blk += 64 {
-		var p [64]byte
-		b := p[:]
+		b := tail[:]
 		if blk+64 <= n {
 			b = text[blk : blk+64]
 		} else {
-			copy(p[:], text[blk:]) // zeros: neither letters nor leet
+			copy(tail[:], text[blk:])
 		}
 		var L uint64 // the letters
 		for k := 0; k < 64; k += 8 {

@@ -326,11 +326,11 @@ const hitCap = 16
 // in one chain, the same way). Skipping the bytes inside a word that no
 // pattern can start saves steps but costs a mispredicted branch at most
 // word edges of varied text, which measured slower (bench/classify,
-// ASCIIVaried2K and StackSegments). Every part but the first
-// starts maxLen+1 bytes before its own range, from the state after a
-// boundary: from maxLen+1 bytes on, its state is the state a scan from the
-// start would have (no state is deeper than the longest pattern), and it
-// only reports matches that end in its range.
+// ASCIIVaried2K and StackSegments). Every part but the first starts
+// maxLen+1 bytes before its own range, from the state after a boundary:
+// from maxLen+1 bytes on, its state is the state a scan from the start
+// would have (no state is deeper than the longest pattern), and it only
+// reports matches that end in its range.
 func (m *Matcher) AppendMatches(dst []Match, text []byte) []Match {
 	return m.AppendMatchesIn(dst, text, 0, len(text))
 }
@@ -366,9 +366,8 @@ func (m *Matcher) AppendMatchesIn(dst []Match, text []byte, from, to int) []Matc
 		var nh int
 		i, nh = m.steps4(t, step, i, L, &s, &hits)
 		// Emit what the chains that entered a state with outputs found
-		// in their ranges.
-		// (A bit per flagged chain, taken in turn: one branch per
-		// chain with a match rather than one per chain.)
+		// in their ranges, from a bit per flagged chain (one branch per
+		// chain with a match rather than one per chain).
 		for _, h := range hits[:nh] {
 			f := uint(h.s[0]>>31 | h.s[1]>>31<<1 | h.s[2]>>31<<2 | h.s[3]>>31<<3)
 			if int(h.i) <= warm {
