@@ -4,11 +4,12 @@ package linear
 
 import "unsafe"
 
-// memoSums and bigramSums: see sums_other.go for their contract and the
-// portable Go they replace on amd64. The assembly reads without bounds
-// checks; the wrappers in fast.go check every length it relies on, the
-// word memo's size (wordCacheBits) is fixed below, and a bigram's bucket is
-// masked by len(w)-1, a power of two minus one.
+// memoSums, bigramSums and wordsFull: see memoSumsGo and bigramSumsGo in
+// sums.go and wordsFullGo in fast.go for their contract and the portable
+// Go they replace on amd64. The assembly reads without bounds checks; the
+// wrappers below check every length it relies on, the word memo's size
+// (wordCacheBits) is fixed below, and a bigram's bucket is masked by
+// len(w)-1, a power of two minus one.
 
 //go:noescape
 func memoSumsAsm(c *wordCache, s *byte, slen int, spans *uint64, n int, hs *uint64, slow *int32) (a, b uint64, cnt, ns int)
