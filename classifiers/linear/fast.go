@@ -126,9 +126,9 @@ func lowerPlain(dst, src []byte) ([]byte, bool) {
 // normalize.Marks64, one checks the single letters, one adds up each
 // word's own features (its n-grams and itself) and notes its hash, and one
 // adds up the bigrams, whose table loads are independent of each other. A
-// word of at most eight bytes contributes the same own features wherever
-// it stands, so their packed weight sum and its hash are memoized in
-// p.words. A word with a digit is folded on its own: foldDigits rewrites
+// word contributes the same own features wherever it stands, so their
+// packed weight sum and its hash are memoized: in p.words for a word of
+// at most eight bytes, in p.long for one of at most maxLongWord. A word with a digit is folded on its own: foldDigits rewrites
 // runs of letters and digits, which never reach past a word, so the text
 // needs no copy. The sums are integers, so the result depends neither on
 // the order of the features nor on what the memo holds
@@ -170,7 +170,7 @@ func (m *Model) plainSums(p *plainScratch, s []byte) (sum [N]int64, n int, ok bo
 		hs[i] = h
 		acc += lanes
 		cnt += k
-		if cnt > 256-16 { // a word has at most 9 own features here
+		if cnt > 256-maxLongWord { // a word has at most maxLongWord own features here
 			n += flushLanes(&sum, acc, cnt)
 			acc, cnt = 0, 0
 		}
@@ -190,25 +190,47 @@ func (m *Model) plainSums(p *plainScratch, s []byte) (sum [N]int64, n int, ok bo
 //
 //go:noinline
 func (m *Model) fill(p *plainScratch, en *wordEntry, x uint64, s []byte, start, end int) bool {
+	h, lanes, k, ok := m.ownLanes(p, s, start, end)
+	if ok {
+		*en = wordEntry{key: x, lanes: lanes, h: h, n: uint64(k)}
+	}
+	return ok
+}
+
+// fillLong is fill for a word longer than Features.Long and eight bytes
+// and at most maxLongWord, whose first eight bytes are k0 and the rest k1
+// (packWord).
+//
+//go:noinline
+func (m *Model) fillLong(p *plainScratch, en *longEntry, k0, k1 uint64, s []byte, start, end int) bool {
+	h, lanes, _, ok := m.ownLanes(p, s, start, end)
+	if ok {
+		*en = longEntry{k0: k0, k1: k1, lanes: lanes, h: h}
+	}
+	return ok
+}
+
+// ownLanes returns the hash of the word s[start:end], of at most
+// maxLongWord bytes, and the packed biased weights of its own features and
+// their count, or false when NormV1 would rewrite the word.
+func (m *Model) ownLanes(p *plainScratch, s []byte, start, end int) (h, lanes uint64, k int, ok bool) {
 	tmp := &p.feats // not a local array, which every call would clear
-	h, k, ok := ownFeatures(tmp[:], 0, s, start, end, int(m.p.Features.Long))
-	if !ok {
-		return false
+	if h, k, ok = ownFeatures(tmp[:], 0, s, start, end, int(m.p.Features.Long)); !ok {
+		return 0, 0, 0, false
 	}
 	w := m.lanes
 	mask := uint32(len(w) - 1)
-	var lanes uint64
 	for _, f := range tmp[:k] {
 		lanes += w[f&mask]
 	}
-	*en = wordEntry{key: x, lanes: lanes, h: h, n: uint64(k)}
-	return true
+	return h, lanes, k, true
 }
 
 // otherWord handles a word that is not in the memo yet, is longer than
-// eight bytes or holds a digit (folded first): it returns the word's hash and either the packed
-// weights of its own features and their count (a short word, memoized) or
-// nothing, having added them to sum and n itself (a long word); or false
+// eight bytes or holds a digit (folded first): it returns the word's hash
+// and either the packed weights of its own features and their count (a
+// word of at most maxLongWord bytes, memoized in p.words or p.long) or
+// nothing, having added them to sum and n itself (a longer word); or false
 // when NormV1 would rewrite the word.
 //
 //go:noinline
@@ -227,6 +249,17 @@ func (m *Model) otherWord(p *plainScratch, sum *[N]int64, n *int, s []byte, sp u
 		}
 		return en.h, en.lanes, int(en.n), true
 	}
+	if L := e - a; L > int(m.p.Features.Long) && L <= maxLongWord {
+		// A word of L bytes past Features.Long has L own features: its
+		// L-1 4-grams, padded, and itself.
+		k0 := binary.BigEndian.Uint64(ws[a:])
+		k1 := packWord(ws, a+8, e)
+		en := &p.long[(k0^k1*mix64)*mix64>>(64-longCacheBits)]
+		if (en.k0 != k0 || en.k1 != k1) && !m.fillLong(p, en, k0, k1, ws, a, e) {
+			return 0, 0, 0, false
+		}
+		return en.h, en.lanes, e - a, true
+	}
 	tmp := &p.feats
 	if h, k, ok = ownFeatures(tmp[:], 0, ws, a, e, int(m.p.Features.Long)); !ok {
 		return 0, 0, 0, false
@@ -243,6 +276,7 @@ func (m *Model) otherWord(p *plainScratch, sum *[N]int64, n *int, s []byte, sp u
 // scratch (so per goroutine at a time), valid for one model.
 type plainScratch struct {
 	words  wordCache
+	long   longCache
 	spans  []uint64                 // the words of the text (appendWords)
 	hashes []uint64                 // their hashes
 	slow   []int32                  // the words plainSums looks up the slow way
@@ -375,6 +409,25 @@ const wordCacheBits = 10
 // wordCache is a direct-mapped memo of short words' own features, one per
 // scratch (so per goroutine at a time), valid for one model.
 type wordCache [1 << wordCacheBits]wordEntry
+
+// longCacheBits is log2 of the entries of a longCache: 16 KiB.
+const longCacheBits = 9
+
+// maxLongWord is the longest word a longCache holds.
+const maxLongWord = 16
+
+// longCache is wordCache for the words longer than eight bytes and
+// Features.Long and at most maxLongWord: a
+// direct-mapped memo of their own features, so that a common long word
+// ("something", "everything", "recommend") costs a probe and not the
+// hashes and weight loads of its n-grams.
+type longCache [1 << longCacheBits]longEntry
+
+type longEntry struct {
+	k0, k1 uint64 // the word's first eight bytes and the rest (packWord); k0 0: empty
+	lanes  uint64 // packed biased weights of its own features (as many as its bytes)
+	h      uint64 // its hash, for bigrams
+}
 
 type wordEntry struct {
 	key   uint64 // the word's bytes, first byte high; 0: empty

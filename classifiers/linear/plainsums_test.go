@@ -38,12 +38,32 @@ func checkPlainSums(t *testing.T, m *Model) {
 	// word makes a random word; a clean one has no letter three times
 	// in a row and is not a single letter, so that a long text of them
 	// is not refused.
+	// Long words come back from a small vocabulary, as in real text, so
+	// that p.long is hit as well as filled and evicted.
+	var vocab [][]byte
 	word := func(clean bool) []byte {
 		var w []byte
 		k := rng.IntN(200)
 		if clean {
 			k = max(k, 30)
 		}
+		if k >= 180 && k < 199 && len(vocab) >= 64 {
+			v := vocab[rng.IntN(len(vocab))]
+			if rng.IntN(2) == 0 {
+				return v
+			}
+			// The same first eight bytes, another ending: a word the
+			// memo must tell apart by its second half.
+			w = append(v[:8:8], []byte(letters[:1+rng.IntN(maxLongWord-8)])...)
+			rng.Shuffle(len(w)-8, func(i, j int) { w[8+i], w[8+j] = w[8+j], w[8+i] })
+			vocab = append(vocab, w)
+			return w
+		}
+		defer func() {
+			if len(w) > 8 && len(w) <= maxLongWord && len(vocab) < 2000 {
+				vocab = append(vocab, w)
+			}
+		}()
 		switch {
 		case k < 30: // a letter standing alone
 			w = []byte{letters[rng.IntN(len(letters))]}
@@ -114,5 +134,14 @@ func checkPlainSums(t *testing.T, m *Model) {
 	}
 	if used < len(c)/2 {
 		t.Errorf("only %d of %d cache entries used: no evictions tested", used, len(c))
+	}
+	used = 0
+	for _, e := range p.long {
+		if e.k0 != 0 {
+			used++
+		}
+	}
+	if used < len(p.long)/2 {
+		t.Errorf("only %d of %d long-word entries used: no evictions tested", used, len(p.long))
 	}
 }
