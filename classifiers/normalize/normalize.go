@@ -188,7 +188,7 @@ func (n *Normalizer) fold(dst []byte, offs []int32, src []byte, base int) ([]byt
 			if w >= base+2 {
 				if props[m]&pSep != 0 {
 					// The second separator of "k.i.": a joining candidate.
-					if compactFrom < 0 && w >= base+3 && chain(d, base, w) {
+					if compactFrom < 0 && w >= base+3 && chain(d, base, w) && !stopsChain(src, i+1, m) {
 						compactFrom = w - 3
 					}
 				} else if m == d[w-1] && m == d[w-2] && compactFrom < 0 && props[m]&pLetter != 0 {
@@ -225,7 +225,7 @@ func (n *Normalizer) fold(dst []byte, offs []int32, src []byte, base int) ([]byt
 				w++
 			case aSpace:
 				w = space(d, o, base, w, ' ', i)
-				if compactFrom < 0 && w >= base+4 && chain(d, base, w-1) {
+				if compactFrom < 0 && w >= base+4 && chain(d, base, w-1) && !stopsChain(src, i+1, ' ') {
 					compactFrom = w - 4
 				}
 			case aNL:
@@ -549,6 +549,34 @@ func detectAt(d []byte, base, w int) int {
 		return w - 2
 	}
 	return -1
+}
+
+// stopsChain reports whether the bytes of src from j are sure not to make
+// a third letter standing alone after the "k.i." of a candidate chain that
+// the separator sep ends, so that the compaction pass would leave the
+// chain ("e.g. ", "a y coordinate"): src[j] is ASCII punctuation copied
+// as it is, or whitespace after a separator that is not whitespace itself
+// (the collapse of a run would change sep), or a letter followed by a
+// letter or a digit that stays one.
+func stopsChain(src []byte, j int, sep byte) bool {
+	if j >= len(src) || src[j] >= utf8.RuneSelf {
+		return false
+	}
+	c := src[j]
+	switch asciiClass[c] {
+	case aCopy, aUpper:
+		if props[asciiOut[c]]&pLetter == 0 {
+			return true
+		}
+		if j+1 >= len(src) || src[j+1] >= utf8.RuneSelf {
+			return false
+		}
+		k := asciiClass[src[j+1]]
+		return (k == aCopy || k == aUpper) && props[asciiOut[src[j+1]]]&pWord != 0
+	case aSpace, aNL:
+		return sep != ' ' && sep != '\n'
+	}
+	return false
 }
 
 // chain reports whether the separator at d[w] ends "k.i.", the start of a

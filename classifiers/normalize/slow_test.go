@@ -167,3 +167,51 @@ func TestDecode(t *testing.T) {
 		}
 	}
 }
+
+// TestChainCandidates compares Append with appendSlow on every text that
+// starts a separated spelling ("k.i.") and goes on with three pieces from
+// a small alphabet (the last from a smaller one): a third letter standing alone or one that starts a
+// word, capitals, digits, leetspeak, whitespace, punctuation, controls,
+// non-ASCII. Append skips the compaction pass when what follows the "k.i."
+// cannot continue it (stopsChain); a wrong guess shows up here.
+func TestChainCandidates(t *testing.T) {
+	n := New()
+	prefixes := []string{"", "x ", "So the plan for this week is simple and it is written down plainly: "}
+	firsts := []string{"k", "K", "1"}
+	seps := []string{".", " ", "-"}
+	seconds := []string{"i", "1"}
+	ends := []string{".", " ", ",", "  "}
+	alpha := []string{"l", "L", "o", "1", "!", "2", " ", "\n", ".", ",", "\x00", "é", "$", "x"}
+	lasts := []string{"l", " ", "."}
+	var b []byte
+	count := 0
+	for _, p := range prefixes {
+		for _, f := range firsts {
+			for _, s1 := range seps {
+				for _, s2 := range seconds {
+					for _, e := range ends {
+						for _, x := range alpha {
+							for _, y := range alpha {
+								for _, z := range lasts {
+									b = append(b[:0], p...)
+									b = append(b, f...)
+									b = append(b, s1...)
+									b = append(b, s2...)
+									b = append(b, e...)
+									b = append(b, x...)
+									b = append(b, y...)
+									b = append(b, z...)
+									checkSame(t, n, b)
+									count++
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	if count == 0 {
+		t.Fatal("no texts")
+	}
+}
