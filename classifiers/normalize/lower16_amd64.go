@@ -10,16 +10,16 @@ const haveLower16 = true
 // bytes (bit k for byte k): bad, the bytes block8 calls not plain (>= 0x80,
 // < 0x20, 0x21-0x24, digits, '@', > 0x7b); sp, the spaces of the output;
 // letter, its letters a-z; eq, the output bytes equal to both of the two
-// before them (lanes 0 and 1 compare with zero bytes instead); sep, its
-// separators (pSep). dst and offs must have room for sixteen entries, src
-// sixteen bytes.
+// before them, the first two compared with the two output bytes before the
+// block in before (the second-to-last in bits 0-7, the last in bits 8-15;
+// 0 for none); sep, its separators (pSep). dst and offs must have room for
+// sixteen entries, src sixteen bytes.
 //
 //go:noescape
-func lower16(dst *byte, offs *int32, src *byte, off int32) (bad, sp, letter, eq, sep uint64)
+func lower16(dst *byte, offs *int32, src *byte, off int32, before uint64) (bad, sp, letter, eq, sep uint64)
 
-// lower64 is lower16 for the 64 bytes at src (lanes 0 and 1 of each
-// sixteen in eq compare with zero bytes). dst and offs must have room for
-// 64 entries, src 64 bytes.
+// lower64 is lower16 for the 64 bytes at src. dst and offs must have room
+// for 64 entries, src 64 bytes.
 //
 //go:noescape
-func lower64(dst *byte, offs *int32, src *byte, off int32) (bad, sp, letter, eq, sep uint64)
+func lower64(dst *byte, offs *int32, src *byte, off int32, before uint64) (bad, sp, letter, eq, sep uint64)

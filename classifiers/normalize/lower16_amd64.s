@@ -54,14 +54,16 @@ GLOBL four4<>(SB), RODATA|NOPTR, $16
 // CHUNK64(k, sh) does the work of lower16 and lower64 on the sixteen bytes
 // at k(DX): it writes them lower-cased to k(DI) and their offsets to
 // 4*k(SI), and ORs its masks, shifted left by sh, into R9 (not plain), R10
-// (spaces), R11 (letters), R12 (equal to the two bytes before, lanes 0 and
-// 1 zero) and R13 (separators). X5 holds the offsets of the chunk and is
-// advanced by sixteen. In order: the bytes >= 0x80 (PMOVMSKB); the other
-// bytes that are not plain (< 0x20, 0x21-0x24, '0'-'9', '@', > '{');
+// (spaces), R11 (letters), R12 (equal to the two bytes before) and R13
+// (separators). X5 holds the offsets of the chunk and is advanced by
+// sixteen; X7 holds the output bytes before the chunk in lanes 14 and 15
+// and is set to this chunk's. In order: the bytes >= 0x80 (PMOVMSKB); the
+// other bytes that are not plain (< 0x20, 0x21-0x24, '0'-'9', '@', > '{');
 // lower-casing (y = x | 0x20 where 'A' <= x <= 'Z'), stored; the spaces and
 // the letters a-z of y; the bytes of y equal to the one and two lanes
-// before (PSLLO shifts zeros into lanes 0 and 1, and a plain y has none);
-// the separators of y (' ', '*'-'/', ':', '=', '_', '~'); the offsets.
+// before (y shifted up by one and two lanes, the lanes shifted in taken
+// from X7); the separators of y (' ', '*'-'/', ':', '=', '_', '~'); the
+// offsets.
 #define CHUNK64(k, sh) \
 	MOVOU k(DX), X0; \
 	PMOVMSKB X0, AX; \
@@ -112,14 +114,21 @@ GLOBL four4<>(SB), RODATA|NOPTR, $16
 	ORQ BX, R11; \
 	MOVOU X0, X3; \
 	PSLLO $1, X3; \
+	MOVOU X7, X4; \
+	PSRLO $15, X4; \
+	POR X4, X3; \
 	PCMPEQB X0, X3; \
 	MOVOU X0, X4; \
 	PSLLO $2, X4; \
+	MOVOU X7, X8; \
+	PSRLO $14, X8; \
+	POR X8, X4; \
 	PCMPEQB X0, X4; \
 	PAND X4, X3; \
 	PMOVMSKB X3, BX; \
 	SHLQ $sh, BX; \
 	ORQ BX, R12; \
+	MOVOU X0, X7; \
 	MOVOU X0, X3; \
 	PCMPGTB c29<>(SB), X3; \
 	MOVOU c30<>(SB), X4; \
@@ -153,8 +162,9 @@ GLOBL four4<>(SB), RODATA|NOPTR, $16
 	PADDL X6, X5
 
 // BEGIN64 loads the arguments of lower16 and lower64 (dst, offs, src,
-// off), clears the masks and sets X5 to off, off+1, off+2, off+3 and X6 to
-// four 4s, for CHUNK64.
+// off, before), clears the masks and sets X5 to off, off+1, off+2, off+3,
+// X6 to four 4s and X7 to the two bytes of before in lanes 14 and 15, for
+// CHUNK64.
 #define BEGIN64 \
 	MOVQ dst+0(FP), DI; \
 	MOVQ offs+8(FP), SI; \
@@ -168,25 +178,27 @@ GLOBL four4<>(SB), RODATA|NOPTR, $16
 	MOVL CX, X5; \
 	PSHUFL $0, X5, X5; \
 	PADDL iota4<>(SB), X5; \
-	MOVOU four4<>(SB), X6
+	MOVOU four4<>(SB), X6; \
+	MOVQ before+32(FP), X7; \
+	PSLLO $14, X7
 
 // END64 stores the masks as the five results of lower16 and lower64.
 #define END64 \
-	MOVQ R9, bad+32(FP); \
-	MOVQ R10, sp+40(FP); \
-	MOVQ R11, letter+48(FP); \
-	MOVQ R12, eq+56(FP); \
-	MOVQ R13, sep+64(FP); \
+	MOVQ R9, bad+40(FP); \
+	MOVQ R10, sp+48(FP); \
+	MOVQ R11, letter+56(FP); \
+	MOVQ R12, eq+64(FP); \
+	MOVQ R13, sep+72(FP); \
 	RET
 
-// func lower16(dst *byte, offs *int32, src *byte, off int32) (bad, sp, letter, eq, sep uint64)
-TEXT ·lower16(SB), NOSPLIT, $0-72
+// func lower16(dst *byte, offs *int32, src *byte, off int32, before uint64) (bad, sp, letter, eq, sep uint64)
+TEXT ·lower16(SB), NOSPLIT, $0-80
 	BEGIN64
 	CHUNK64(0, 0)
 	END64
 
-// func lower64(dst *byte, offs *int32, src *byte, off int32) (bad, sp, letter, eq, sep uint64)
-TEXT ·lower64(SB), NOSPLIT, $0-72
+// func lower64(dst *byte, offs *int32, src *byte, off int32, before uint64) (bad, sp, letter, eq, sep uint64)
+TEXT ·lower64(SB), NOSPLIT, $0-80
 	BEGIN64
 	CHUNK64(0, 0)
 	CHUNK64(16, 16)

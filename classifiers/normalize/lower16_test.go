@@ -9,8 +9,9 @@ import (
 // masks are the five results of lower16 (and of each sixteen of lower64).
 type masks struct{ bad, sp, letter, eq, sep uint64 }
 
-// lower16Ref is the definition of lower16, one byte at a time.
-func lower16Ref(src []byte, off int32) (y [16]byte, o [16]int32, m masks) {
+// lower16Ref is the definition of lower16, one byte at a time; p2 and p1
+// are the two output bytes before the block (before's bytes).
+func lower16Ref(src []byte, off int32, p2, p1 byte) (y [16]byte, o [16]int32, m masks) {
 	for k, c := range src[:16] {
 		if c >= 0x80 || c < 0x20 || c >= 0x21 && c <= 0x24 || c >= '0' && c <= '9' || c == '@' || c > 0x7b {
 			m.bad |= 1 << k
@@ -30,12 +31,12 @@ func lower16Ref(src []byte, off int32) (y [16]byte, o [16]int32, m masks) {
 		if props[c]&pSep != 0 {
 			m.sep |= 1 << k
 		}
-		var y1, y2 byte // the bytes one and two lanes before; 0 before lane 0
-		if k >= 1 {
-			y1 = y[k-1]
-		}
-		if k >= 2 {
-			y2 = y[k-2]
+		y1, y2 := p1, p2 // the bytes one and two lanes before
+		switch {
+		case k >= 2:
+			y1, y2 = y[k-1], y[k-2]
+		case k == 1:
+			y1, y2 = y[0], p1
 		}
 		if c == y1 && c == y2 {
 			m.eq |= 1 << k
@@ -75,11 +76,19 @@ func TestLower16MatchesDefinition(t *testing.T) {
 	for round := range 200000 {
 		src := block16(r)
 		off := int32(r.IntN(1 << 20))
+		// The bytes before: none, or any two, or copies of the first.
+		var p2, p1 byte
+		switch r.IntN(3) {
+		case 1:
+			p2, p1 = byte(r.IntN(256)), byte(r.IntN(256))
+		case 2:
+			p2, p1 = src[0]|0x20, src[0]|0x20
+		}
 		var d [16]byte
 		var o [16]int32
 		var m masks
-		m.bad, m.sp, m.letter, m.eq, m.sep = lower16(&d[0], &o[0], &src[0], off)
-		wy, wo, wm := lower16Ref(src, off)
+		m.bad, m.sp, m.letter, m.eq, m.sep = lower16(&d[0], &o[0], &src[0], off, uint64(p1)<<8|uint64(p2))
+		wy, wo, wm := lower16Ref(src, off, p2, p1)
 		if d != wy || o != wo || m != wm {
 			t.Fatalf("round %d: lower16 gave masks %+v, the definition %+v (or other bytes or offsets)", round, m, wm)
 		}
@@ -130,7 +139,7 @@ func TestPlain16(t *testing.T) {
 		}
 		w := 4
 		var o [16]int32
-		bad, sp, letter, e, sep := lower16(&d[w], &o[0], &src[0], 0)
+		bad, sp, letter, e, sep := lower16(&d[w], &o[0], &src[0], 0, before(d, base, w))
 		got := plainBlock(bad, sp, letter, e, sep, d, base, w, 16, detect)
 		// The definition.
 		want := bad == 0
@@ -173,8 +182,8 @@ func TestPlain16(t *testing.T) {
 }
 
 // TestPlain64 checks lower64 and plainBlock on 64 bytes against their definitions: each
-// sixteen bytes, offsets and masks as lower16Ref has them (lanes 0 and 1
-// of the equality mask aside), and a block accepted when it is plain, has
+// sixteen bytes, offsets and masks as lower16Ref has them (with the output
+// bytes before it), and a block accepted when it is plain, has
 // no space after whitespace and, with detect, nothing the byte path would
 // mark for the compaction pass, looking back into earlier output.
 func TestPlain64(t *testing.T) {
@@ -205,12 +214,12 @@ func TestPlain64(t *testing.T) {
 		w := 4
 		var o [64]int32
 		off := int32(r.IntN(1 << 20))
-		bad, sp, letter, e, sep := lower64(&d[w], &o[0], &src[0], off)
+		bad, sp, letter, e, sep := lower64(&d[w], &o[0], &src[0], off, before(d, base, w))
 		for c := range 4 {
-			y, wo, wm := lower16Ref(src[16*c:], off+int32(16*c))
+			b := before(d, base, w+16*c)
+			y, wo, wm := lower16Ref(src[16*c:], off+int32(16*c), byte(b), byte(b>>8))
 			sh := uint(16 * c)
-			got := masks{bad >> sh & 0xffff, sp >> sh & 0xffff, letter >> sh & 0xffff, e >> sh & 0xfffc, sep >> sh & 0xffff}
-			wm.eq &= 0xfffc
+			got := masks{bad >> sh & 0xffff, sp >> sh & 0xffff, letter >> sh & 0xffff, e >> sh & 0xffff, sep >> sh & 0xffff}
 			if [16]byte(d[w+16*c:]) != y || [16]int32(o[16*c:]) != wo || got != wm {
 				t.Fatalf("round %d, sixteen %d: lower64 differs from the definition: bytes %v offsets %v masks %+v, want %+v", round, c,
 					[16]byte(d[w+16*c:]) == y, [16]int32(o[16*c:]) == wo, got, wm)

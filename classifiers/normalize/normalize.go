@@ -147,7 +147,7 @@ func (n *Normalizer) fold(dst []byte, offs []int32, src []byte, base int) ([]byt
 		// the block whether or not it is plain; when it is not, the paths
 		// below write it again.
 		for haveLower16 && i+64 <= len(src) && w+64 <= len(d) && ascii64(src[i:i+64]) {
-			bad, sp, letter, e, sep := lower64(&d[w], &o[w], &src[i], int32(i))
+			bad, sp, letter, e, sep := lower64(&d[w], &o[w], &src[i], int32(i), before(d, base, w))
 			if !plainBlock(bad, sp, letter, e, sep, d, base, w, 64, compactFrom < 0) {
 				break
 			}
@@ -156,7 +156,7 @@ func (n *Normalizer) fold(dst []byte, offs []int32, src []byte, base int) ([]byt
 		}
 		for haveLower16 && i+16 <= len(src) && w+16 <= len(d) &&
 			(binary.LittleEndian.Uint64(src[i:])|binary.LittleEndian.Uint64(src[i+8:]))&high == 0 {
-			bad, sp, letter, e, sep := lower16(&d[w], &o[w], &src[i], int32(i))
+			bad, sp, letter, e, sep := lower16(&d[w], &o[w], &src[i], int32(i), before(d, base, w))
 			if !plainBlock(bad, sp, letter, e, sep, d, base, w, 16, compactFrom < 0) {
 				break
 			}
@@ -438,12 +438,24 @@ func ascii64(b []byte) bool {
 	return x&high == 0
 }
 
+// before is the before argument of lower16 and lower64 for a block at
+// d[w:] after the output d[base:w]: its last two bytes, 0 where it has
+// none (no plain output byte is 0).
+func before(d []byte, base, w int) uint64 {
+	var b uint64
+	if w-1 >= base {
+		b = uint64(d[w-1]) << 8
+	}
+	if w-2 >= base {
+		b |= uint64(d[w-2])
+	}
+	return b
+}
+
 // plainBlock reports whether the n (16 or 64) bytes lower16 or lower64
 // wrote at d[w:w+n] can stay as they are, after the output d[base:w], from
 // their masks of n lanes: bad (not plain), sp (spaces), letter, e (equal to
-// the two bytes before; lanes 0 and 1 of each sixteen, which lower16 and
-// lower64 compare with zero bytes, are compared here with d) and sep
-// (separators). They can when they are plain (as block8 has it), hold no
+// the two bytes before) and sep (separators). They can when they are plain (as block8 has it), hold no
 // space after whitespace and, when detect is set, nothing the byte path
 // would mark for the compaction pass: a letter that ends a run of three, or
 // a separator that ends the "k.i." of a separated spelling (chain),
@@ -456,17 +468,8 @@ func plainBlock(bad, sp, letter, e, sep uint64, d []byte, base, w, n int, detect
 		return false
 	}
 	d = d[:w+n]
-	// The two output bytes before the block; 0 where the text has none
-	// (no plain output byte is 0).
-	var p1, p2 byte
-	if w-1 >= base {
-		p1 = d[w-1]
-	}
-	if w-2 >= base {
-		p2 = d[w-2]
-	}
 	var ps uint64
-	if p1 == ' ' || p1 == '\n' {
+	if w-1 >= base && (d[w-1] == ' ' || d[w-1] == '\n') {
 		ps = 1
 	}
 	if sp&(sp<<1|ps) != 0 {
@@ -474,20 +477,6 @@ func plainBlock(bad, sp, letter, e, sep uint64, d []byte, base, w, n int, detect
 	}
 	if !detect {
 		return true
-	}
-	e &^= 0x0003000300030003
-	for k := 0; k < n; k += 16 {
-		q1, q2 := p1, p2 // the two bytes before lane k
-		if k > 0 {
-			q1, q2 = d[w+k-1], d[w+k-2]
-		}
-		y0, y1 := d[w+k], d[w+k+1]
-		if y0 == q1 && y0 == q2 {
-			e |= 1 << uint(k)
-		}
-		if y1 == y0 && y1 == q1 {
-			e |= 2 << uint(k)
-		}
 	}
 	if e&letter != 0 {
 		return false
