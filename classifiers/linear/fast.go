@@ -243,22 +243,38 @@ func (m *Model) otherWord(p *plainScratch, sum *[N]int64, n *int, s []byte, sp u
 	}
 	if e-a <= 8 {
 		x := packWord(ws, a, e)
-		en := &p.words[x*mix64>>(64-wordCacheBits)]
-		if en.key != x && !m.fill(p, en, x, ws, a, e) {
-			return 0, 0, 0, false
+		st := p.words.set(x)
+		switch {
+		case st[0].key == x:
+		case st[1].key == x:
+			st[0], st[1] = st[1], st[0]
+		default:
+			var en wordEntry
+			if !m.fill(p, &en, x, ws, a, e) {
+				return 0, 0, 0, false
+			}
+			st[0], st[1] = en, st[0]
 		}
-		return en.h, en.lanes, int(en.n), true
+		return st[0].h, st[0].lanes, int(st[0].n), true
 	}
 	if L := e - a; L > int(m.p.Features.Long) && L <= maxLongWord {
 		// A word of L bytes past Features.Long has L own features: its
 		// L-1 4-grams, padded, and itself.
 		k0 := binary.BigEndian.Uint64(ws[a:])
 		k1 := packWord(ws, a+8, e)
-		en := &p.long[(k0^k1*mix64)*mix64>>(64-longCacheBits)]
-		if (en.k0 != k0 || en.k1 != k1) && !m.fillLong(p, en, k0, k1, ws, a, e) {
-			return 0, 0, 0, false
+		st := p.long.set(k0, k1)
+		switch {
+		case st[0].k0 == k0 && st[0].k1 == k1:
+		case st[1].k0 == k0 && st[1].k1 == k1:
+			st[0], st[1] = st[1], st[0]
+		default:
+			var en longEntry
+			if !m.fillLong(p, &en, k0, k1, ws, a, e) {
+				return 0, 0, 0, false
+			}
+			st[0], st[1] = en, st[0]
 		}
-		return en.h, en.lanes, e - a, true
+		return st[0].h, st[0].lanes, e - a, true
 	}
 	tmp := &p.feats
 	if h, k, ok = ownFeatures(tmp[:], 0, ws, a, e, int(m.p.Features.Long)); !ok {
@@ -406,9 +422,22 @@ func flushLanes(sum *[N]int64, acc uint64, cnt int) int {
 // holds the common words of a conversation.
 const wordCacheBits = 10
 
-// wordCache is a direct-mapped memo of short words' own features, one per
-// scratch (so per goroutine at a time), valid for one model.
+// wordCache is a two-way set-associative memo of short words' own
+// features, one per scratch (so per goroutine at a time), valid for one
+// model. A word may sit in either entry of its set (set), the one used
+// last first: a hit in the second swaps the two, a new word goes first and
+// moves the first to second. Two ways keep two common words whose hashes
+// meet from evicting each other on every use, which a direct-mapped memo
+// of the same size does (on ASCIIVaried2K's stream 13% of lookups missed
+// direct-mapped, 4% with two ways; see docs/benchmarks.md).
 type wordCache [1 << wordCacheBits]wordEntry
+
+// set returns the two entries where the word packed in x may be: a set is
+// 64 bytes, one cache line.
+func (c *wordCache) set(x uint64) *[2]wordEntry {
+	i := x * mix64 >> (64 - wordCacheBits + 1) * 2
+	return (*[2]wordEntry)(c[i : i+2])
+}
 
 // longCacheBits is log2 of the entries of a longCache: 16 KiB.
 const longCacheBits = 9
@@ -417,11 +446,17 @@ const longCacheBits = 9
 const maxLongWord = 16
 
 // longCache is wordCache for the words longer than eight bytes and
-// Features.Long and at most maxLongWord: a
-// direct-mapped memo of their own features, so that a common long word
-// ("something", "everything", "recommend") costs a probe and not the
-// hashes and weight loads of its n-grams.
+// Features.Long and at most maxLongWord, with the same two ways: a memo of
+// their own features, so that a common long word ("something",
+// "everything", "recommend") costs a probe and not the hashes and weight
+// loads of its n-grams.
 type longCache [1 << longCacheBits]longEntry
+
+// set returns the two entries where the word with halves k0 and k1 may be.
+func (c *longCache) set(k0, k1 uint64) *[2]longEntry {
+	i := (k0 ^ k1*mix64) * mix64 >> (64 - longCacheBits + 1) * 2
+	return (*[2]longEntry)(c[i : i+2])
+}
 
 type longEntry struct {
 	k0, k1 uint64 // the word's first eight bytes and the rest (packWord); k0 0: empty

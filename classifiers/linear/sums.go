@@ -14,8 +14,9 @@ import "encoding/binary"
 const memoChunk = 1 << 20
 
 // memoSumsGo adds up the memoized own features of the words of spans
-// (appendWords' list over s) that are in the memo c, sets hs[i] to the
-// hash of each such word, and lists in slow the indices of the others:
+// (appendWords' list over s) that are in the memo c (moving each to the
+// first entry of its set), sets hs[i] to the hash of each such word, and
+// lists in slow the indices of the others:
 // words with a digit or longer than eight bytes, words not in the memo,
 // and words too near the end of s for an eight-byte load. cnt is the
 // number of features added, ns the number of indices in slow.
@@ -26,7 +27,11 @@ func memoSumsGo(c *wordCache, s []byte, spans, hs []uint64, slow []int32) (a, b 
 		start, end := spanStart(sp), spanEnd(sp)
 		if sp&(digitSpan|longSpan) == 0 && start+8 <= len(s) {
 			x := binary.BigEndian.Uint64(s[start:]) >> (64 - 8*uint(end-start))
-			if en := &c[x*mix64>>(64-wordCacheBits)]; en.key == x {
+			st := c.set(x)
+			if st[1].key == x {
+				st[0], st[1] = st[1], st[0]
+			}
+			if en := &st[0]; en.key == x {
 				a += en.lanes & lanes32
 				b += en.lanes >> 16 & lanes32
 				cnt += int(en.n)

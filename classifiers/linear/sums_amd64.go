@@ -17,7 +17,8 @@ func memoSumsAsm(c *wordCache, s *byte, slen int, spans *uint64, n int, hs *uint
 //go:noescape
 func bigramSumsAsm(w *uint64, mask uint64, hs *uint64, n int) (a, b uint64)
 
-// The assembly shifts a word's hash right by 54 and scales the index by 32.
+// The assembly shifts a word's hash right by 55 for its set and scales
+// the set by 64, two entries of 32 bytes.
 var (
 	_ [wordCacheBits - 10]struct{}
 	_ [10 - wordCacheBits]struct{}

@@ -46,11 +46,23 @@ loop:
 	SHRQ CX, R13           // x: the word's bytes
 	MOVQ R13, DX
 	IMULQ R14, DX
-	SHRQ $54, DX           // 64 - wordCacheBits
-	SHLQ $5, DX            // 32 bytes an entry
+	SHRQ $55, DX           // 64 - wordCacheBits + 1: the set
+	SHLQ $6, DX            // 64 bytes a set
 	ADDQ DI, DX
-	CMPQ R13, 0(DX)        // key
+	CMPQ R13, 0(DX)        // the first entry's key
+	JEQ  hit
+	CMPQ R13, 32(DX)       // the second's
 	JNE  slow
+	MOVOU 0(DX), X0        // swap them
+	MOVOU 16(DX), X1
+	MOVOU 32(DX), X2
+	MOVOU 48(DX), X3
+	MOVOU X2, 0(DX)
+	MOVOU X3, 16(DX)
+	MOVOU X0, 32(DX)
+	MOVOU X1, 48(DX)
+
+hit:
 	MOVQ 8(DX), CX         // lanes
 	MOVQ CX, R13
 	ANDQ R15, R13
