@@ -2,6 +2,8 @@
 
 package normalize
 
+import "golang.org/x/sys/cpu"
+
 // haveLower16: lower16 is implemented (SSE2, which every amd64 has).
 const haveLower16 = true
 
@@ -23,3 +25,13 @@ func lower16(dst *byte, offs *int32, src *byte, off int32, before uint64) (bad, 
 //
 //go:noescape
 func lower64(dst *byte, offs *int32, src *byte, off int32, before uint64) (bad, sp, letter, eq, sep uint64)
+
+// lower64AVX2 is lower64 with 32-byte AVX2 vectors; lower64 calls it
+// when useAVX2 is set.
+//
+//go:noescape
+func lower64AVX2(dst *byte, offs *int32, src *byte, off int32, before uint64) (bad, sp, letter, eq, sep uint64)
+
+// useAVX2 tells lower64 to use lower64AVX2: the CPU has AVX2 (and the OS
+// saves its registers, which cpu checks). Tests switch it to run both.
+var useAVX2 = cpu.X86.HasAVX2
