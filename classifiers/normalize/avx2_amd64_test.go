@@ -44,9 +44,10 @@ func TestLower64AVX2MatchesSSE2(t *testing.T) {
 	}
 }
 
-// TestLower64BothPaths runs the tests that go through lower64 with each
-// of its two versions when the CPU has AVX2 (the other tests use it).
-func TestLower64BothPaths(t *testing.T) {
+// TestBothPaths runs the tests that go through lower64 and Marks64 with
+// each of their two versions when the CPU has AVX2 (the other tests use
+// it).
+func TestBothPaths(t *testing.T) {
 	if !cpu.X86.HasAVX2 {
 		t.Skip("no AVX2 on this CPU: every test ran the SSE2 lower64")
 	}
@@ -61,6 +62,8 @@ func TestLower64BothPaths(t *testing.T) {
 			TestPlain64(t)
 			TestDifferentialSlowPlain(t)
 			TestChainCandidates(t)
+			TestMarks64(t)
+			TestMarksShort(t)
 		})
 	}
 }

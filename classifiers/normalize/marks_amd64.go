@@ -6,9 +6,15 @@ package normalize
 // word bytes of normalized text (IsWordByte: a-z, 0-9 and every byte >=
 // 0x80), the ASCII digits, and the sentence punctuation ('.', '!', '?',
 // ';' and '\n'). The rule engine and the model find words and sentences
-// with it. On amd64 it compares sixteen bytes at a time with SSE2, which
-// every amd64 has; elsewhere and with -tags purego, eight at a time in a
-// machine word.
+// with it. On amd64 it compares 32 bytes at a time with AVX2 where the CPU
+// has it (useAVX2) and sixteen with SSE2, which every amd64 has, where
+// not; elsewhere and with -tags purego, eight at a time in a machine word.
 //
 //go:noescape
 func Marks64(p *[64]byte) (word, digit, punct uint64)
+
+// marks64AVX2 is Marks64 with AVX2; Marks64 jumps to it when useAVX2 is
+// set.
+//
+//go:noescape
+func marks64AVX2(p *[64]byte) (word, digit, punct uint64)

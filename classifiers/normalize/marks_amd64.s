@@ -70,6 +70,11 @@ GLOBL mk0a<>(SB), RODATA|NOPTR, $16
 
 // func Marks64(p *[64]byte) (word, digit, punct uint64)
 TEXT ·Marks64(SB), NOSPLIT, $0-32
+	CMPB ·useAVX2(SB), $0
+	JEQ  sse2
+	JMP  ·marks64AVX2(SB)
+
+sse2:
 	MOVQ p+0(FP), SI
 	MOVOU mk60<>(SB), X8    // x > 0x60
 	MOVOU mk7b<>(SB), X9    // x < 0x7b
@@ -102,6 +107,80 @@ TEXT ·Marks64(SB), NOSPLIT, $0-32
 	SHLQ $48, AX
 	SHLQ $48, CX
 	SHLQ $48, BX
+	ORQ AX, R8
+	ORQ CX, R10
+	ORQ BX, R9
+	MOVQ R8, word+8(FP)
+	MOVQ R10, digit+16(FP)
+	MOVQ R9, punct+24(FP)
+	RET
+
+// The AVX2 version of Marks64, 32 bytes at a time (useAVX2).
+#define C32M(name, b) \
+	DATA name<>+0(SB)/8, $b; \
+	DATA name<>+8(SB)/8, $b; \
+	DATA name<>+16(SB)/8, $b; \
+	DATA name<>+24(SB)/8, $b; \
+	GLOBL name<>(SB), RODATA|NOPTR, $32
+
+C32M(ym2f, 0x2f2f2f2f2f2f2f2f)
+C32M(ym3a, 0x3a3a3a3a3a3a3a3a)
+C32M(ym60, 0x6060606060606060)
+C32M(ym7b, 0x7b7b7b7b7b7b7b7b)
+C32M(ym2e, 0x2e2e2e2e2e2e2e2e)
+C32M(ym21, 0x2121212121212121)
+C32M(ym3f, 0x3f3f3f3f3f3f3f3f)
+C32M(ym3b, 0x3b3b3b3b3b3b3b3b)
+C32M(ym0a, 0x0a0a0a0a0a0a0a0a)
+
+// MARKS32(off) is MARKS16 on the 32 bytes at off(SI), with the constants
+// in Y8-Y14 and Y6, Y7: AX the word bytes, CX the digits, BX the
+// punctuation (32-bit masks).
+#define MARKS32(off) \
+	VMOVDQU off(SI), Y0; \
+	VPMOVMSKB Y0, AX; \
+	VPCMPGTB Y8, Y0, Y1; \
+	VPCMPGTB Y0, Y9, Y2; \
+	VPAND Y2, Y1, Y1; \
+	VPCMPGTB Y10, Y0, Y2; \
+	VPCMPGTB Y0, Y11, Y3; \
+	VPAND Y3, Y2, Y2; \
+	VPMOVMSKB Y2, CX; \
+	VPOR Y2, Y1, Y1; \
+	VPMOVMSKB Y1, DX; \
+	ORL DX, AX; \
+	VPCMPEQB Y12, Y0, Y1; \
+	VPCMPEQB Y13, Y0, Y2; \
+	VPOR Y2, Y1, Y1; \
+	VPCMPEQB Y14, Y0, Y2; \
+	VPOR Y2, Y1, Y1; \
+	VPCMPEQB Y6, Y0, Y2; \
+	VPOR Y2, Y1, Y1; \
+	VPCMPEQB Y7, Y0, Y2; \
+	VPOR Y2, Y1, Y1; \
+	VPMOVMSKB Y1, BX
+
+// func marks64AVX2(p *[64]byte) (word, digit, punct uint64)
+TEXT ·marks64AVX2(SB), NOSPLIT, $0-32
+	MOVQ p+0(FP), SI
+	VMOVDQU ym60<>(SB), Y8
+	VMOVDQU ym7b<>(SB), Y9
+	VMOVDQU ym2f<>(SB), Y10
+	VMOVDQU ym3a<>(SB), Y11
+	VMOVDQU ym2e<>(SB), Y12
+	VMOVDQU ym21<>(SB), Y13
+	VMOVDQU ym3f<>(SB), Y14
+	VMOVDQU ym3b<>(SB), Y6
+	VMOVDQU ym0a<>(SB), Y7
+	MARKS32(0)
+	MOVL AX, R8
+	MOVL CX, R10
+	MOVL BX, R9
+	MARKS32(32)
+	VZEROUPPER
+	SHLQ $32, AX
+	SHLQ $32, CX
+	SHLQ $32, BX
 	ORQ AX, R8
 	ORQ CX, R10
 	ORQ BX, R9
