@@ -60,8 +60,10 @@ func TestBothPaths(t *testing.T) {
 		}
 		t.Run(name, func(t *testing.T) {
 			TestPlain64(t)
-			TestDifferentialSlowPlain(t)
 			TestChainCandidates(t)
+			if !raceEnabled {
+				TestDifferentialSlowPlain(t)
+			}
 			TestMarks64(t)
 			TestMarksShort(t)
 		})
