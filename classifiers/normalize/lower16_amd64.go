@@ -26,9 +26,11 @@ func lower16(dst *byte, offs *int32, src *byte, off int32, before uint64) (bad, 
 //go:noescape
 func lower64(dst *byte, offs *int32, src *byte, off int32, before uint64) (bad, sp, letter, eq, sep uint64)
 
-// lower64AVX2 is lower64 with 32-byte AVX2 vectors; lower64 calls it
-// when useAVX2 is set.
+// lower64AVX2 is lower64 with 32-byte AVX2 vectors; lower64's assembly
+// jumps to it when useAVX2 is set (a Go wrapper would cost a call per
+// block: it is too big to inline).
 //
+//lint:ignore U1000 called from lower64's assembly
 //go:noescape
 func lower64AVX2(dst *byte, offs *int32, src *byte, off int32, before uint64) (bad, sp, letter, eq, sep uint64)
 

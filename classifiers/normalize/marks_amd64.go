@@ -13,8 +13,9 @@ package normalize
 //go:noescape
 func Marks64(p *[64]byte) (word, digit, punct uint64)
 
-// marks64AVX2 is Marks64 with AVX2; Marks64 jumps to it when useAVX2 is
-// set.
+// marks64AVX2 is Marks64 with AVX2; Marks64's assembly jumps to it when
+// useAVX2 is set.
 //
+//lint:ignore U1000 called from Marks64's assembly
 //go:noescape
 func marks64AVX2(p *[64]byte) (word, digit, punct uint64)
