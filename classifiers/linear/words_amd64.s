@@ -70,6 +70,20 @@ GLOBL wb3a<>(SB), RODATA|NOPTR, $16
 // the next word out, R8 the block's offset, R9 the end of the full
 // blocks, R14 the carry, AX and DX the block's word starts and ends, BX its
 // digits; the pending word lives in st (R15 reloads it).
+// EMITPLAIN(S, E) is EMIT for a word without a digit.
+#define EMITPLAIN(S, E) \
+	XORQ CX, CX; \
+	MOVQ E, R11; \
+	SUBQ S, R11; \
+	MOVQ $0x4000000000000000, R15; \
+	CMPQ R11, $8; \
+	CMOVQGT R15, CX; \
+	SHLQ $32, S; \
+	ORQ S, CX; \
+	ORQ E, CX; \
+	MOVQ CX, (DI); \
+	ADDQ $8, DI
+
 TEXT ·wordsFullAsm(SB), NOSPLIT, $0-48
 	MOVQ s+0(FP), SI
 	MOVQ nblk+16(FP), R9
@@ -152,6 +166,10 @@ close:
 	EMIT(R10, R12, R13)
 
 words:
+	TESTQ BX, BX
+	JE   plain // no digit in the block
+
+dwords:
 	TESTQ DX, DX
 	JE   blockend
 	BSFQ AX, CX  // b
@@ -172,7 +190,22 @@ words:
 	MOVQ R11, R12
 	LEAQ 1(R8)(R10*1), R10 // end
 	EMIT(R13, R10, R12)
-	JMP  words
+	JMP  dwords
+
+plain:
+	// The words of a block without digits: no digit flag to work out.
+	TESTQ DX, DX
+	JE   blockend
+	BSFQ AX, CX  // b
+	BSFQ DX, R10 // e
+	LEAQ -1(AX), R11
+	ANDQ R11, AX
+	LEAQ -1(DX), R11
+	ANDQ R11, DX
+	LEAQ (R8)(CX*1), R13   // start
+	LEAQ 1(R8)(R10*1), R10 // end
+	EMITPLAIN(R13, R10)
+	JMP  plain
 
 blockend:
 	TESTQ AX, AX
