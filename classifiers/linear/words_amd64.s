@@ -70,6 +70,19 @@ GLOBL wb3a<>(SB), RODATA|NOPTR, $16
 // the next word out, R8 the block's offset, R9 the end of the full
 // blocks, R14 the carry, AX and DX the block's word starts and ends, BX its
 // digits; the pending word lives in st (R15 reloads it).
+// NEXTWORD takes the next word of the block from the bitmaps of its
+// starts (AX) and ends (DX), or goes to blockend when there is none: CX
+// the start's bit, R10 the end's, both cleared from the bitmaps.
+#define NEXTWORD \
+	TESTQ DX, DX; \
+	JE   blockend; \
+	BSFQ AX, CX; \
+	BSFQ DX, R10; \
+	LEAQ -1(AX), R11; \
+	ANDQ R11, AX; \
+	LEAQ -1(DX), R11; \
+	ANDQ R11, DX
+
 // EMITPLAIN(S, E) is EMIT for a word without a digit.
 #define EMITPLAIN(S, E) \
 	XORQ CX, CX; \
@@ -170,14 +183,7 @@ words:
 	JE   plain // no digit in the block
 
 dwords:
-	TESTQ DX, DX
-	JE   blockend
-	BSFQ AX, CX  // b
-	BSFQ DX, R10 // e
-	LEAQ -1(AX), R11
-	ANDQ R11, AX
-	LEAQ -1(DX), R11
-	ANDQ R11, DX
+	NEXTWORD
 	// digits: dm & (2<<e - 1<<b)
 	MOVQ $1, R12
 	SHLQ CX, R12
@@ -194,14 +200,7 @@ dwords:
 
 plain:
 	// The words of a block without digits: no digit flag to work out.
-	TESTQ DX, DX
-	JE   blockend
-	BSFQ AX, CX  // b
-	BSFQ DX, R10 // e
-	LEAQ -1(AX), R11
-	ANDQ R11, AX
-	LEAQ -1(DX), R11
-	ANDQ R11, DX
+	NEXTWORD
 	LEAQ (R8)(CX*1), R13   // start
 	LEAQ 1(R8)(R10*1), R10 // end
 	EMITPLAIN(R13, R10)

@@ -1,6 +1,7 @@
 //go:build !purego
 
 #include "textflag.h"
+#include "vec_amd64.h"
 
 // Byte vectors for the comparisons (PCMPGTB is signed; every byte that
 // reaches them is < 0x80, the others are caught by PMOVMSKB first).
@@ -213,12 +214,6 @@ sse2:
 
 // The AVX2 version of lower64: the same work on 32 bytes at a time, used
 // when the CPU has AVX2 (useAVX2). Constants are 32 bytes wide.
-#define C32(name, b) \
-	DATA name<>+0(SB)/8, $b; \
-	DATA name<>+8(SB)/8, $b; \
-	DATA name<>+16(SB)/8, $b; \
-	DATA name<>+24(SB)/8, $b; \
-	GLOBL name<>(SB), RODATA|NOPTR, $32
 
 C32(y20, 0x2020202020202020)
 C32(y25, 0x2525252525252525)

@@ -1,6 +1,7 @@
 //go:build !purego
 
 #include "textflag.h"
+#include "vec_amd64.h"
 
 // Byte vectors for the comparisons (PCMPGTB is signed: the bytes >= 0x80
 // are negative and fail the letter and digit ranges; they are word bytes
@@ -116,22 +117,16 @@ sse2:
 	RET
 
 // The AVX2 version of Marks64, 32 bytes at a time (useAVX2).
-#define C32M(name, b) \
-	DATA name<>+0(SB)/8, $b; \
-	DATA name<>+8(SB)/8, $b; \
-	DATA name<>+16(SB)/8, $b; \
-	DATA name<>+24(SB)/8, $b; \
-	GLOBL name<>(SB), RODATA|NOPTR, $32
 
-C32M(ym2f, 0x2f2f2f2f2f2f2f2f)
-C32M(ym3a, 0x3a3a3a3a3a3a3a3a)
-C32M(ym60, 0x6060606060606060)
-C32M(ym7b, 0x7b7b7b7b7b7b7b7b)
-C32M(ym2e, 0x2e2e2e2e2e2e2e2e)
-C32M(ym21, 0x2121212121212121)
-C32M(ym3f, 0x3f3f3f3f3f3f3f3f)
-C32M(ym3b, 0x3b3b3b3b3b3b3b3b)
-C32M(ym0a, 0x0a0a0a0a0a0a0a0a)
+C32(ym2f, 0x2f2f2f2f2f2f2f2f)
+C32(ym3a, 0x3a3a3a3a3a3a3a3a)
+C32(ym60, 0x6060606060606060)
+C32(ym7b, 0x7b7b7b7b7b7b7b7b)
+C32(ym2e, 0x2e2e2e2e2e2e2e2e)
+C32(ym21, 0x2121212121212121)
+C32(ym3f, 0x3f3f3f3f3f3f3f3f)
+C32(ym3b, 0x3b3b3b3b3b3b3b3b)
+C32(ym0a, 0x0a0a0a0a0a0a0a0a)
 
 // MARKS32(off) is MARKS16 on the 32 bytes at off(SI), with the constants
 // in Y8-Y14 and Y6, Y7: AX the word bytes, CX the digits, BX the
