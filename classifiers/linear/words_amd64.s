@@ -43,33 +43,37 @@ GLOBL wb3a<>(SB), RODATA|NOPTR, $16
 	SHLQ $sh, CX; \
 	ORQ CX, AX
 
-// EMIT(S, E, D) writes the word from S to E (S and E clobbered), with
-// digitSpan when D is not zero and longSpan when it is longer than eight
-// bytes, to (DI) and advances DI. CX, R11 and R15 are scratch.
-#define EMIT(S, E, D) \
+// WORD(S, E) sets CX to the word from S to E as appendWords lists it,
+// with longSpan when it is longer than eight bytes (S clobbered; R11 and
+// R15 scratch).
+#define WORD(S, E) \
 	XORQ CX, CX; \
 	MOVQ E, R11; \
 	SUBQ S, R11; \
 	MOVQ $0x4000000000000000, R15; \
 	CMPQ R11, $8; \
 	CMOVQGT R15, CX; \
+	SHLQ $32, S; \
+	ORQ S, CX; \
+	ORQ E, CX
+
+// EMITPLAIN(S, E) writes the word from S to E to (DI) and advances DI.
+#define EMITPLAIN(S, E) \
+	WORD(S, E); \
+	MOVQ CX, (DI); \
+	ADDQ $8, DI
+
+// EMIT(S, E, D) is EMITPLAIN with digitSpan when D is not zero.
+#define EMIT(S, E, D) \
+	WORD(S, E); \
 	XORQ R11, R11; \
 	MOVQ $0x8000000000000000, R15; \
 	TESTQ D, D; \
 	CMOVQNE R15, R11; \
 	ORQ R11, CX; \
-	SHLQ $32, S; \
-	ORQ S, CX; \
-	ORQ E, CX; \
 	MOVQ CX, (DI); \
 	ADDQ $8, DI
 
-// func wordsFullAsm(s *byte, n, nblk int, out *uint64, st *wordState) (k int)
-//
-// wordsFullGo for the nblk full blocks of s (n bytes). Registers: SI s, DI
-// the next word out, R8 the block's offset, R9 the end of the full
-// blocks, R14 the carry, AX and DX the block's word starts and ends, BX its
-// digits; the pending word lives in st (R15 reloads it).
 // NEXTWORD takes the next word of the block from the bitmaps of its
 // starts (AX) and ends (DX), or goes to blockend when there is none: CX
 // the start's bit, R10 the end's, both cleared from the bitmaps.
@@ -83,20 +87,12 @@ GLOBL wb3a<>(SB), RODATA|NOPTR, $16
 	LEAQ -1(DX), R11; \
 	ANDQ R11, DX
 
-// EMITPLAIN(S, E) is EMIT for a word without a digit.
-#define EMITPLAIN(S, E) \
-	XORQ CX, CX; \
-	MOVQ E, R11; \
-	SUBQ S, R11; \
-	MOVQ $0x4000000000000000, R15; \
-	CMPQ R11, $8; \
-	CMOVQGT R15, CX; \
-	SHLQ $32, S; \
-	ORQ S, CX; \
-	ORQ E, CX; \
-	MOVQ CX, (DI); \
-	ADDQ $8, DI
-
+// func wordsFullAsm(s *byte, n, nblk int, out *uint64, st *wordState) (k int)
+//
+// wordsFullGo for the nblk full blocks of s (n bytes). Registers: SI s, DI
+// the next word out, R8 the block's offset, R9 the end of the full
+// blocks, R14 the carry, AX and DX the block's word starts and ends, BX its
+// digits; the pending word lives in st (R15 reloads it).
 TEXT ·wordsFullAsm(SB), NOSPLIT, $0-48
 	MOVQ s+0(FP), SI
 	MOVQ nblk+16(FP), R9
