@@ -128,9 +128,9 @@ func lowerPlain(dst, src []byte) ([]byte, bool) {
 // adds up the bigrams, whose table loads are independent of each other. A
 // word contributes the same own features wherever it stands, so their
 // packed weight sum and its hash are memoized: in p.words for a word of
-// at most eight bytes, in p.long for one of at most maxLongWord. A word with a digit is folded on its own: foldDigits rewrites
-// runs of letters and digits, which never reach past a word, so the text
-// needs no copy. The sums are integers, so the result depends neither on
+// at most eight bytes, in p.long for one of at most maxLongWord. A word
+// with a digit is folded on its own: foldDigits rewrites runs of letters
+// and digits, which never reach past a word, so the text needs no copy. The sums are integers, so the result depends neither on
 // the order of the features nor on what the memo holds
 // (TestPlainSumsMatchAppendPlain).
 func (m *Model) plainSums(p *plainScratch, s []byte) (sum [N]int64, n int, ok bool) {
@@ -429,7 +429,8 @@ const wordCacheBits = 10
 // moves the first to second. Two ways keep two common words whose hashes
 // meet from evicting each other on every use, which a direct-mapped memo
 // of the same size does (on ASCIIVaried2K's stream 13% of lookups missed
-// direct-mapped, 4% with two ways; see docs/benchmarks.md).
+// direct-mapped, 4% with two ways; docs/classifiers-model.md has the
+// rates on public text).
 type wordCache [1 << wordCacheBits]wordEntry
 
 // set returns the two entries where the word packed in x may be: a set is

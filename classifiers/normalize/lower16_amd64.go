@@ -34,6 +34,7 @@ func lower64(dst *byte, offs *int32, src *byte, off int32, before uint64) (bad, 
 //go:noescape
 func lower64AVX2(dst *byte, offs *int32, src *byte, off int32, before uint64) (bad, sp, letter, eq, sep uint64)
 
-// useAVX2 tells lower64 to use lower64AVX2: the CPU has AVX2 (and the OS
-// saves its registers, which cpu checks). Tests switch it to run both.
+// useAVX2 sends lower64 and Marks64 to their AVX2 versions: the CPU has
+// AVX2 (and the OS saves its registers, which cpu checks). Tests switch it
+// to run both versions.
 var useAVX2 = cpu.X86.HasAVX2

@@ -455,11 +455,12 @@ func before(d []byte, base, w int) uint64 {
 // plainBlock reports whether the n (16 or 64) bytes lower16 or lower64
 // wrote at d[w:w+n] can stay as they are, after the output d[base:w], from
 // their masks of n lanes: bad (not plain), sp (spaces), letter, e (equal to
-// the two bytes before) and sep (separators). They can when they are plain (as block8 has it), hold no
-// space after whitespace and, when detect is set, nothing the byte path
-// would mark for the compaction pass: a letter that ends a run of three, or
-// a separator that ends the "k.i." of a separated spelling (chain),
-// looking back into d as far as that needs. It accepts every block whose
+// the two bytes before) and sep (separators). They can when they are
+// plain (as block8 has it), hold no space after whitespace and, when
+// detect is set, nothing the byte path would mark for the compaction
+// pass: a letter that ends a run of three, or a separator that ends the
+// "k.i." of a separated spelling (chain), looking back into d as far as
+// that needs. It accepts every block whose
 // eight-byte parts block8 accepts in turn, and more: a letter standing
 // alone is fine as long as no second one follows it with one separator
 // between.
