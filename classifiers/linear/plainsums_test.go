@@ -35,12 +35,12 @@ func checkPlainSums(t *testing.T, m *Model) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	letters := "abcdeefghiklmnoprstuy"
 	seps := []string{" ", " ", " ", ".", ", ", "-", "'", "\n", "  "}
-	// word makes a random word; a clean one has no letter three times
-	// in a row and is not a single letter, so that a long text of them
-	// is not refused.
 	// Long words come back from a small vocabulary, as in real text, so
 	// that p.long is hit as well as filled and evicted.
 	var vocab [][]byte
+	// word makes a random word; a clean one has no letter three times
+	// in a row and is not a single letter, so that a long text of them
+	// is not refused.
 	word := func(clean bool) []byte {
 		var w []byte
 		k := rng.IntN(200)
