@@ -41,18 +41,20 @@ const matchFlag = 1 << 31
 // something (a non-word byte, or the first byte of a pattern without a
 // left boundary).
 type Matcher struct {
-	class  [256]uint8 // byte → class; 0 and 1 are the word and non-word bytes that no pattern uses
+	class  [256]uint8 // byte → class; 1 and 2 are the word and non-word bytes that no pattern uses
 	nclass uint32
 	// trans[s+class] is the next state, premultiplied by nclass, with
 	// matchFlag set when that state has outputs. State 0 is the root inside
-	// a word; start is the root after a boundary.
-	trans   []uint32
-	start   uint32
-	outHead []int32 // state index → first index into outs, or -1
-	outs    []out
-	lens    []int32 // the patterns' lengths
-	maxLen  int32   // the longest pattern
-	word    [256]bool
+	// a word; start is the root after a boundary. Column 0 of a row (no
+	// class is 0) is the state's first index into outs, or -1: a match
+	// reads it from the row the scan reads next, not from a table of its
+	// own, and the row offset needs no division to find it.
+	trans  []uint32
+	start  uint32
+	outs   []out
+	lens   []int32 // the patterns' lengths
+	maxLen int32   // the longest pattern
+	word   [256]bool
 }
 
 type out struct {
@@ -84,19 +86,19 @@ func Compile(pats []Pattern, isWord func(byte) bool) (*Matcher, error) {
 		m.lens[i] = int32(len(p.Bytes))
 		m.maxLen = max(m.maxLen, int32(len(p.Bytes)))
 	}
-	// Classes: 0 unused word bytes, 1 unused non-word bytes, then one per
-	// used byte, the bytes most frequent in English chat first, so that a
-	// state's transitions on them share the first cache line of its row
-	// (see stride); the boundary symbol is class n, used only while
-	// building.
+	// Classes: 0 none (the outputs' column), 1 unused word bytes, 2 unused
+	// non-word bytes, then one per used byte, the bytes most frequent in
+	// English chat first, so that a state's transitions on them share the
+	// first cache line of its row with its outputs (see stride); the
+	// boundary symbol is class n, used only while building.
 	for c := range 256 {
 		if m.word[c] {
-			m.class[c] = 0
-		} else {
 			m.class[c] = 1
+		} else {
+			m.class[c] = 2
 		}
 	}
-	n := uint32(2)
+	n := uint32(3)
 	for _, c := range byFrequency {
 		if used[c] {
 			m.class[c] = uint8(n)
@@ -199,23 +201,23 @@ func Compile(pats []Pattern, isWord func(byte) bool) (*Matcher, error) {
 	}
 
 	// Output lists: a state's own patterns, then its outLink's list.
-	m.outHead = make([]int32, ns+1)
-	for i := range m.outHead {
-		m.outHead[i] = -1
+	outHead := make([]int32, ns+1)
+	for i := range outHead {
+		outHead[i] = -1
 	}
 	// Process in BFS order so outLink targets (shallower) are done first.
 	order := append([]int32{0}, queue...)
 	for _, s := range order {
 		next := int32(-1)
 		if outLink[s] >= 0 {
-			next = m.outHead[outLink[s]]
+			next = outHead[outLink[s]]
 		}
 		own := nodes[s].own
 		for j := len(own) - 1; j >= 0; j-- {
 			m.outs = append(m.outs, out{pat: own[j], next: next, right: pats[own[j]].RightWord})
 			next = int32(len(m.outs) - 1)
 		}
-		m.outHead[s] = next
+		outHead[s] = next
 	}
 
 	// The scanning DFA folds the boundary symbol into the non-word byte
@@ -233,13 +235,14 @@ func Compile(pats []Pattern, isWord func(byte) bool) (*Matcher, error) {
 		case nodes[r].label != bsym && nonWord[nodes[r].label]:
 			src = delta[r*int(nc)+int(bsym)]
 		}
-		for k := range n {
+		m.trans[r*int(stride)] = uint32(outHead[r])
+		for k := uint32(1); k < n; k++ {
 			t := delta[int(src)*int(nc)+int(k)]
 			if t == 0 && nonWord[k] {
 				t = int32(ns)
 			}
 			v := uint32(t) * stride
-			if m.outHead[t] >= 0 {
+			if outHead[t] >= 0 {
 				v |= matchFlag
 			}
 			m.trans[r*int(stride)+int(k)] = v
@@ -252,16 +255,29 @@ func Compile(pats []Pattern, isWord func(byte) bool) (*Matcher, error) {
 	return m, nil
 }
 
-// checkTable reports an error unless every transition, its flag cleared, is
-// the start of a row of trans: the assembly scan (dfa4) reads the table
-// without bounds checks and relies on it.
+// checkTable reports an error unless every byte's class is a column of
+// trans other than the outputs' and every transition, its flag cleared, is
+// the start of a row of trans (the assembly scan, dfa4, reads the table
+// without bounds checks and relies on it), and every row's outputs are -1
+// or an index into outs.
 func (m *Matcher) checkTable() error {
 	n := m.nclass
 	rows := uint32(len(m.trans)) / n
 	if uint32(len(m.trans)) != rows*n || m.start%n != 0 || m.start/n >= rows {
 		return fmt.Errorf("%w: malformed automaton", ErrPattern)
 	}
-	for _, v := range m.trans {
+	for c := range 256 {
+		if k := uint32(m.class[c]); k == 0 || k >= n {
+			return fmt.Errorf("%w: malformed automaton", ErrPattern)
+		}
+	}
+	for i, v := range m.trans {
+		if uint32(i)%n == 0 {
+			if o := int32(v); o < -1 || o >= int32(len(m.outs)) {
+				return fmt.Errorf("%w: malformed automaton", ErrPattern)
+			}
+			continue
+		}
 		if v &^= matchFlag; v%n != 0 || v/n >= rows {
 			return fmt.Errorf("%w: malformed automaton", ErrPattern)
 		}
@@ -375,7 +391,7 @@ func (m *Matcher) AppendMatchesIn(dst []Match, text []byte, from, to int) []Matc
 			}
 			for ; f != 0; f &= f - 1 {
 				k := bits.TrailingZeros(f)
-				dst = m.emit(dst, text, from+k*step+int(h.i), (h.s[k]&^matchFlag)/m.nclass)
+				dst = m.emit(dst, text, from+k*step+int(h.i), h.s[k]&^matchFlag)
 			}
 		}
 	}
@@ -449,15 +465,17 @@ func (m *Matcher) scan(dst []Match, text []byte, from, to int, s uint32) []Match
 		}
 		if s&matchFlag != 0 {
 			s &^= matchFlag
-			dst = m.emit(dst, text, i, s/m.nclass)
+			dst = m.emit(dst, text, i, s)
 		}
 	}
 	return dst
 }
 
-func (m *Matcher) emit(dst []Match, text []byte, end int, state uint32) []Match {
+// emit appends the matches of the state whose row starts at trans[s] that
+// end at end.
+func (m *Matcher) emit(dst []Match, text []byte, end int, s uint32) []Match {
 	inWord := end < len(text) && m.word[text[end]] // no right boundary here
-	for o := m.outHead[state]; o >= 0; {
+	for o := int32(m.trans[s]); o >= 0; {
 		ot := &m.outs[o]
 		if !(ot.right && inWord) {
 			dst = append(dst, Match{Pattern: ot.pat, End: int32(end)})

@@ -90,7 +90,8 @@ func TestAppendMatchesInIsAFilter(t *testing.T) {
 
 // TestCheckTable checks that the table check the assembly scan relies on
 // passes for compiled automata and fails for a transition out of range or
-// off a row start.
+// off a row start, a row's outputs out of range and a byte whose class is
+// the outputs' column or past the row.
 func TestCheckTable(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 10))
 	for range 200 {
@@ -98,7 +99,11 @@ func TestCheckTable(t *testing.T) {
 		if err := m.checkTable(); err != nil {
 			t.Fatal(err)
 		}
+		// A transition (column 0 holds the row's outputs).
 		k := r.IntN(len(m.trans))
+		for k%int(m.nclass) == 0 {
+			k = r.IntN(len(m.trans))
+		}
 		saved := m.trans[k]
 		m.trans[k] = uint32(len(m.trans)) // past the last row
 		if m.checkTable() == nil {
@@ -109,6 +114,32 @@ func TestCheckTable(t *testing.T) {
 			t.Fatal("a transition off a row start passed the check")
 		}
 		m.trans[k] = saved
+		// A row's outputs past outs or below -1.
+		k = r.IntN(len(m.trans)/int(m.nclass)) * int(m.nclass)
+		saved = m.trans[k]
+		for _, bad := range []int32{int32(len(m.outs)), -2} {
+			m.trans[k] = uint32(bad)
+			if m.checkTable() == nil {
+				t.Fatalf("outputs %d passed the check", bad)
+			}
+		}
+		m.trans[k] = saved
+		// A byte in the outputs' column, or past the row.
+		c := r.IntN(256)
+		savedClass := m.class[c]
+		for _, bad := range []uint32{0, m.nclass} {
+			if bad > 255 {
+				continue
+			}
+			m.class[c] = uint8(bad)
+			if m.checkTable() == nil {
+				t.Fatalf("class %d passed the check", bad)
+			}
+		}
+		m.class[c] = savedClass
+		if err := m.checkTable(); err != nil {
+			t.Fatal(err)
+		}
 	}
 }
 
