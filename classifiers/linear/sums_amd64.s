@@ -5,9 +5,9 @@
 // func memoSumsAsm(c *wordCache, s *byte, slen int, spans *uint64, n int, hs *uint64, slow *int32) (a, b uint64, cnt, ns int)
 //
 // memoSumsGo for the n words at spans. Registers: DI the memo, SI s, R8
-// slen, R9 the next span, R10 the end of the spans, R11 the next hash, R12
-// the next slow index, AX and BX the sums, R14 mix64, R15 lanes32; CX, DX
-// and R13 scratch (ABI0); cnt is kept in its result slot.
+// slen, R9 the next span, R11 the next hash, R12 the next slow index, AX
+// and BX the sums, R14 mix64, R15 lanes32; CX, DX, R10 and R13 scratch
+// (ABI0); cnt is kept in its result slot and the end of the spans in ns's.
 TEXT ·memoSumsAsm(SB), NOSPLIT, $0-88
 	MOVQ c+0(FP), DI
 	MOVQ s+8(FP), SI
@@ -15,6 +15,7 @@ TEXT ·memoSumsAsm(SB), NOSPLIT, $0-88
 	MOVQ spans+24(FP), R9
 	MOVQ n+32(FP), R10
 	LEAQ (R9)(R10*8), R10
+	MOVQ R10, ns+80(FP)    // the end of the spans, until done
 	MOVQ hs+40(FP), R11
 	MOVQ slow+48(FP), R12
 	XORQ AX, AX
@@ -24,7 +25,7 @@ TEXT ·memoSumsAsm(SB), NOSPLIT, $0-88
 	MOVQ $0x0000ffff0000ffff, R15
 
 loop:
-	CMPQ R9, R10
+	CMPQ R9, ns+80(FP)
 	JAE  done
 	MOVQ (R9), DX          // the span
 	MOVQ DX, R13
@@ -49,31 +50,37 @@ loop:
 	SHRQ $55, DX           // 64 - wordCacheBits + 1: the set
 	SHLQ $6, DX            // 64 bytes a set
 	ADDQ DI, DX
-	CMPQ R13, 0(DX)        // the first entry's key
-	JEQ  hit
-	CMPQ R13, 32(DX)       // the second's
-	JNE  slow
-	MOVOU 0(DX), X0        // swap them
-	MOVOU 16(DX), X1
-	MOVOU 32(DX), X2
-	MOVOU 48(DX), X3
-	MOVOU X2, 0(DX)
-	MOVOU X3, 16(DX)
-	MOVOU X0, 32(DX)
-	MOVOU X1, 48(DX)
-
-hit:
-	MOVQ 8(DX), CX         // lanes
-	MOVQ CX, R13
+	// Without a branch on the way (which is unpredictable): CX the entry
+	// that holds x if either does, R10 the other one; the set is written
+	// back with CX's entry first, a swap when it is the second.
+	LEAQ 32(DX), R10
+	MOVQ DX, CX
+	CMPQ R13, 32(DX)
+	CMOVQEQ R10, CX
+	CMPQ R13, (CX)
+	JNE  slow              // in neither
+	XORQ CX, R10
+	XORQ DX, R10
+	MOVQ 8(CX), R13        // lanes
+	MOVOU 0(CX), X0
+	MOVOU 16(CX), X1
+	MOVOU 0(R10), X2
+	MOVOU 16(R10), X3
+	MOVOU X0, 0(DX)
+	MOVOU X1, 16(DX)
+	MOVOU X2, 32(DX)
+	MOVOU X3, 48(DX)
+	MOVQ R13, CX
 	ANDQ R15, R13
 	ADDQ R13, AX
 	SHRQ $16, CX
 	ANDQ R15, CX
 	ADDQ CX, BX
-	MOVQ 24(DX), CX        // n
-	ADDQ CX, cnt+72(FP)
-	MOVQ 16(DX), CX        // h
+	MOVQ X1, CX            // h
 	MOVQ CX, (R11)
+	PSRLO $8, X1
+	MOVQ X1, CX            // n
+	ADDQ CX, cnt+72(FP)
 	ADDQ $8, R9
 	ADDQ $8, R11
 	JMP  loop
