@@ -46,9 +46,9 @@ type Matcher struct {
 	// trans[s+class] is the next state, premultiplied by nclass, with
 	// matchFlag set when that state has outputs. State 0 is the root inside
 	// a word; start is the root after a boundary. Column 0 of a row (no
-	// class is 0) is the state's first index into outs, or -1: a match
-	// reads it from the row the scan reads next, not from a table of its
-	// own, and the row offset needs no division to find it.
+	// class is 0) is the state's outputs (see outputs): a match reads them
+	// from the row the scan reads next, not from tables of their own, and
+	// the row offset needs no division to find them.
 	trans  []uint32
 	start  uint32
 	outs   []out
@@ -79,6 +79,9 @@ func Compile(pats []Pattern, isWord func(byte) bool) (*Matcher, error) {
 		}
 		if len(p.Bytes) > 1<<20 {
 			return nil, fmt.Errorf("%w: pattern %d is too long", ErrPattern, i)
+		}
+		if i >= patBits {
+			return nil, fmt.Errorf("%w: more than %d patterns", ErrPattern, patBits)
 		}
 		for _, c := range p.Bytes {
 			used[c] = true
@@ -235,7 +238,7 @@ func Compile(pats []Pattern, isWord func(byte) bool) (*Matcher, error) {
 		case nodes[r].label != bsym && nonWord[nodes[r].label]:
 			src = delta[r*int(nc)+int(bsym)]
 		}
-		m.trans[r*int(stride)] = uint32(outHead[r])
+		m.trans[r*int(stride)] = m.outputs(outHead[r])
 		for k := uint32(1); k < n; k++ {
 			t := delta[int(src)*int(nc)+int(k)]
 			if t == 0 && nonWord[k] {
@@ -273,7 +276,7 @@ func (m *Matcher) checkTable() error {
 	}
 	for i, v := range m.trans {
 		if uint32(i)%n == 0 {
-			if o := int32(v); o < -1 || o >= int32(len(m.outs)) {
+			if v != noOutputs && (v&oneOutput != 0 && v&patBits >= uint32(len(m.lens)) || v&oneOutput == 0 && v >= uint32(len(m.outs))) {
 				return fmt.Errorf("%w: malformed automaton", ErrPattern)
 			}
 			continue
@@ -471,11 +474,44 @@ func (m *Matcher) scan(dst []Match, text []byte, from, to int, s uint32) []Match
 	return dst
 }
 
+// Column 0 of a row: noOutputs, or a state's one output inline (oneOutput
+// set, the pattern in the low bits and rightOutput when it wants a word
+// boundary after it), or else its first index into outs.
+const (
+	noOutputs   = 1<<32 - 1
+	oneOutput   = 1 << 31
+	rightOutput = 1 << 30
+	patBits     = 1<<30 - 1 // also the most patterns (noOutputs is not one)
+)
+
+// outputs returns column 0 for a state whose first index into outs is o.
+func (m *Matcher) outputs(o int32) uint32 {
+	switch {
+	case o < 0:
+		return noOutputs
+	case m.outs[o].next < 0:
+		v := oneOutput | uint32(m.outs[o].pat)
+		if m.outs[o].right {
+			v |= rightOutput
+		}
+		return v
+	}
+	return uint32(o)
+}
+
 // emit appends the matches of the state whose row starts at trans[s] that
 // end at end.
 func (m *Matcher) emit(dst []Match, text []byte, end int, s uint32) []Match {
 	inWord := end < len(text) && m.word[text[end]] // no right boundary here
-	for o := int32(m.trans[s]); o >= 0; {
+	v := m.trans[s]
+	if v&oneOutput != 0 {
+		// The usual case: no list to read.
+		if v&rightOutput == 0 || !inWord {
+			dst = append(dst, Match{Pattern: int32(v & patBits), End: int32(end)})
+		}
+		return dst
+	}
+	for o := int32(v); o >= 0; {
 		ot := &m.outs[o]
 		if !(ot.right && inWord) {
 			dst = append(dst, Match{Pattern: ot.pat, End: int32(end)})

@@ -167,3 +167,32 @@ func TestChainsFull(t *testing.T) {
 		}
 	}
 }
+
+// TestOutputsColumn checks column 0 of the rows: a state with one output
+// holds it inline (with its right-boundary bit), one with more its list's
+// first index, and one without any noOutputs.
+func TestOutputsColumn(t *testing.T) {
+	pats := []Pattern{{Bytes: []byte("ab")}, {Bytes: []byte("b"), RightWord: true}}
+	m, err := Compile(pats, func(c byte) bool { return c >= 'a' && c <= 'z' })
+	if err != nil {
+		t.Fatal(err)
+	}
+	step := func(s uint32, c byte) uint32 { return m.trans[s+uint32(m.class[c])] &^ matchFlag }
+	a := step(m.start, 'a')
+	ab := step(a, 'b')
+	b := step(m.start, 'b')
+	if v := m.trans[a]; v != noOutputs {
+		t.Errorf("state a: column 0 is %#x, want none", v)
+	}
+	if v := m.trans[b]; v != oneOutput|rightOutput|1 {
+		t.Errorf("state b: column 0 is %#x, want pattern 1 inline with its right boundary", v)
+	}
+	if v := m.trans[ab]; v&oneOutput != 0 || v >= uint32(len(m.outs)) || m.outs[v].next < 0 {
+		t.Errorf("state ab: column 0 is %#x, want a list of two", v)
+	}
+	got := m.AppendMatches(nil, []byte("ab abc b"))
+	want := []Match{{0, 2}, {1, 2}, {0, 5}, {1, 8}}
+	if !slices.Equal(got, want) {
+		t.Errorf("got %v, want %v", got, want)
+	}
+}
