@@ -192,7 +192,7 @@ func (m *Model) plainSums(p *plainScratch, s []byte) (sum [N]int64, n int, ok bo
 func (m *Model) fill(p *plainScratch, en *wordEntry, x uint64, s []byte, start, end int) bool {
 	h, lanes, k, ok := m.ownLanes(p, s, start, end)
 	if ok {
-		*en = wordEntry{key: x, lanes: lanes, h: h, n: uint64(k)}
+		*en = wordEntry{key: x, lanes: lanes, h: h, n: uint32(k)}
 	}
 	return ok
 }
@@ -244,18 +244,16 @@ func (m *Model) otherWord(p *plainScratch, sum *[N]int64, n *int, s []byte, sp u
 	if e-a <= 8 {
 		x := packWord(ws, a, e)
 		st := p.words.set(x)
-		switch {
-		case st[0].key == x:
-		case st[1].key == x:
-			st[0], st[1] = st[1], st[0]
-		default:
-			var en wordEntry
-			if !m.fill(p, &en, x, ws, a, e) {
+		w := st.way(x)
+		if w < 0 {
+			// Not there: in place of the entry used less recently.
+			w = 1 - int(st[0].last)
+			if !m.fill(p, &st[w], x, ws, a, e) {
 				return 0, 0, 0, false
 			}
-			st[0], st[1] = en, st[0]
 		}
-		return st[0].h, st[0].lanes, int(st[0].n), true
+		st[0].last = uint32(w)
+		return st[w].h, st[w].lanes, int(st[w].n), true
 	}
 	if L := e - a; L > int(m.p.Features.Long) && L <= maxLongWord {
 		// A word of L bytes past Features.Long has L own features: its
@@ -424,9 +422,10 @@ const wordCacheBits = 10
 
 // wordCache is a two-way set-associative memo of short words' own
 // features, one per scratch (so per goroutine at a time), valid for one
-// model. A word may sit in either entry of its set (set), the one used
-// last first: a hit in the second swaps the two, a new word goes first and
-// moves the first to second. Two ways keep two common words whose hashes
+// model. A word may sit in either entry of its set (set); the first entry
+// notes which of the two was used last, and a new word takes the other's
+// place (least recently used; a note is one store, where swapping the
+// entries on a hit in the second was eight loads and stores). Two ways keep two common words whose hashes
 // meet from evicting each other on every use, which a direct-mapped memo
 // of the same size does (on ASCIIVaried2K's stream 13% of lookups missed
 // direct-mapped, 4% with two ways; docs/classifiers-model.md has the
@@ -435,9 +434,24 @@ type wordCache [1 << wordCacheBits]wordEntry
 
 // set returns the two entries where the word packed in x may be: a set is
 // 64 bytes, one cache line.
-func (c *wordCache) set(x uint64) *[2]wordEntry {
+func (c *wordCache) set(x uint64) *wordSet {
 	i := x * mix64 >> (64 - wordCacheBits + 1) * 2
-	return (*[2]wordEntry)(c[i : i+2])
+	return (*wordSet)(c[i : i+2])
+}
+
+// wordSet is a set of a wordCache.
+type wordSet [2]wordEntry
+
+// way returns the entry of the set that holds the word packed in x (the
+// second when both do), or -1.
+func (st *wordSet) way(x uint64) int {
+	switch {
+	case st[1].key == x:
+		return 1
+	case st[0].key == x:
+		return 0
+	}
+	return -1
 }
 
 // longCacheBits is log2 of the entries of a longCache: 16 KiB.
@@ -469,7 +483,8 @@ type wordEntry struct {
 	key   uint64 // the word's bytes, first byte high; 0: empty
 	lanes uint64 // packed biased weights of its own features
 	h     uint64 // its hash, for bigrams
-	n     uint64 // how many own features
+	n     uint32 // how many own features
+	last  uint32 // in a set's first entry: the entry used last (0 or 1)
 }
 
 // wordIter yields the words (runs of word bytes) of s in order, finding

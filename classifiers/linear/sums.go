@@ -14,8 +14,8 @@ import "encoding/binary"
 const memoChunk = 1 << 20
 
 // memoSumsGo adds up the memoized own features of the words of spans
-// (appendWords' list over s) that are in the memo c (moving each to the
-// first entry of its set), sets hs[i] to the hash of each such word, and
+// (appendWords' list over s) that are in the memo c (noting in its set the
+// entry used, see wordCache), sets hs[i] to the hash of each such word, and
 // lists in slow the indices of the others:
 // words with a digit or longer than eight bytes, words not in the memo,
 // and words too near the end of s for an eight-byte load. cnt is the
@@ -28,14 +28,13 @@ func memoSumsGo(c *wordCache, s []byte, spans, hs []uint64, slow []int32) (a, b 
 		if sp&(digitSpan|longSpan) == 0 && start+8 <= len(s) {
 			x := binary.BigEndian.Uint64(s[start:]) >> (64 - 8*uint(end-start))
 			st := c.set(x)
-			if st[1].key == x {
-				st[0], st[1] = st[1], st[0]
-			}
-			if en := &st[0]; en.key == x {
+			if w := st.way(x); w >= 0 {
+				en := &st[w]
 				a += en.lanes & lanes32
 				b += en.lanes >> 16 & lanes32
 				cnt += int(en.n)
 				hs[i] = en.h
+				st[0].last = uint32(w)
 				continue
 			}
 		}

@@ -51,36 +51,29 @@ loop:
 	SHLQ $6, DX            // 64 bytes a set
 	ADDQ DI, DX
 	// Without a branch on the way (which is unpredictable): CX the entry
-	// that holds x if either does, R10 the other one; the set is written
-	// back with CX's entry first, a swap when it is the second.
+	// that holds x if either does (the second when both do), noted in the
+	// set as the one used last.
 	LEAQ 32(DX), R10
 	MOVQ DX, CX
 	CMPQ R13, 32(DX)
 	CMOVQEQ R10, CX
 	CMPQ R13, (CX)
 	JNE  slow              // in neither
-	XORQ CX, R10
-	XORQ DX, R10
+	MOVQ CX, R10
+	SUBQ DX, R10
+	SHRQ $5, R10           // the way, 0 or 1
+	MOVL R10, 28(DX)       // the first entry's last
 	MOVQ 8(CX), R13        // lanes
-	MOVOU 0(CX), X0
-	MOVOU 16(CX), X1
-	MOVOU 0(R10), X2
-	MOVOU 16(R10), X3
-	MOVOU X0, 0(DX)
-	MOVOU X1, 16(DX)
-	MOVOU X2, 32(DX)
-	MOVOU X3, 48(DX)
-	MOVQ R13, CX
+	MOVQ R13, R10
 	ANDQ R15, R13
 	ADDQ R13, AX
-	SHRQ $16, CX
-	ANDQ R15, CX
-	ADDQ CX, BX
-	MOVQ X1, CX            // h
-	MOVQ CX, (R11)
-	PSRLO $8, X1
-	MOVQ X1, CX            // n
-	ADDQ CX, cnt+72(FP)
+	SHRQ $16, R10
+	ANDQ R15, R10
+	ADDQ R10, BX
+	MOVQ 16(CX), R10       // h
+	MOVQ R10, (R11)
+	MOVLQZX 24(CX), R10    // n
+	ADDQ R10, cnt+72(FP)
 	ADDQ $8, R9
 	ADDQ $8, R11
 	JMP  loop

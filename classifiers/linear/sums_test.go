@@ -136,3 +136,49 @@ func TestAppendWords(t *testing.T) {
 		}
 	}
 }
+
+// TestMemoLeastRecentlyUsed checks the memo's replacement: of two words in
+// one set, the one used less recently (a hit through memoSums, a fill
+// through otherWord) gives its place to a third.
+func TestMemoLeastRecentlyUsed(t *testing.T) {
+	m, err := Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Three words of one set, and a word of another set to pad the texts
+	// (memoSums reads eight bytes from a word's start).
+	var c wordCache
+	bySet := map[*wordSet][]string{}
+	var same []string
+	for i := 0; same == nil; i++ {
+		w := []byte{byte('a' + i%26), byte('a' + i/26%26), byte('a' + i/676%26)}
+		st := c.set(packWord(w, 0, 3))
+		if bySet[st] = append(bySet[st], string(w)); len(bySet[st]) == 3 {
+			same = bySet[st]
+		}
+	}
+	pad := ""
+	for st, ws := range bySet {
+		if st != c.set(packWord([]byte(same[0]), 0, 3)) {
+			pad = ws[0]
+			break
+		}
+	}
+	has := func(p *plainScratch, w string) bool {
+		return p.words.set(packWord([]byte(w), 0, 3)).way(packWord([]byte(w), 0, 3)) >= 0
+	}
+	for _, again := range []int{0, 1} { // the first or the second word used again
+		p := new(plainScratch)
+		a, b, x := same[0], same[1], same[2]
+		for _, text := range []string{a + " " + b + " " + pad, same[again] + " " + pad + " " + pad, x + " " + pad + " " + pad} {
+			if _, _, ok := m.plainSums(p, []byte(text)); !ok {
+				t.Fatal("plainSums refused a plain text")
+			}
+		}
+		kept, gone := same[again], same[1-again]
+		if !has(p, kept) || has(p, gone) || !has(p, x) {
+			t.Errorf("word %d used again: the set holds word 0 %v, word 1 %v, word 2 %v; want the word used again and the new one",
+				again, has(p, a), has(p, b), has(p, x))
+		}
+	}
+}
