@@ -284,8 +284,8 @@ func (c *Classifier) anyTrigger(ms []match.Match, text []byte, offs []int32) boo
 // makesEvent reports whether trigger match m makes an event (see
 // anyTrigger).
 func (c *Classifier) makesEvent(m *match.Match, text []byte, offs []int32) bool {
-	st := c.tpats[m.Pattern].stretch
-	return st == 0 || stretchOK(st, text, offs, int(m.End)-c.m.Len(m.Pattern))
+	pr := &c.tpats[m.Pattern]
+	return pr.stretch == 0 || stretchOK(pr.stretch, text, offs, int(m.End-pr.n))
 }
 
 // readings notes whether s.norm holds a leet '1' and, if so, makes its i
@@ -342,7 +342,7 @@ func (c *Classifier) ownSentences(s *scratch, text []byte) {
 	sorted := true
 	for i := range s.matches {
 		m := &s.matches[i]
-		st := int32(int(m.End) - c.m.Len(m.Pattern))
+		st := m.End - c.tpats[m.Pattern].n
 		n := len(s.own)
 		if n > 0 && st >= s.own[n-1].a && st < s.own[n-1].b || !c.makesEvent(m, text, s.offs) {
 			continue
@@ -435,13 +435,12 @@ func (c *Classifier) buildEvents(s *scratch, text []byte) {
 			split = len(s.events)
 		}
 		var pr *patRec
-		var ns int
 		if m.Pattern < 0 {
-			p := -1 - m.Pattern
-			pr, ns = &c.tpats[p], int(m.End)-c.m.Len(p)
+			pr = &c.tpats[-1-m.Pattern]
 		} else {
-			pr, ns = &c.cpats[m.Pattern], int(m.End)-c.cm.Len(m.Pattern)
+			pr = &c.cpats[m.Pattern]
 		}
+		ns := int(m.End - pr.n)
 		if pr.stretch != 0 && !stretchOK(pr.stretch, text, s.offs, ns) {
 			continue
 		}

@@ -109,6 +109,7 @@ type compound struct {
 // patRec ties a matcher pattern to what it means.
 type patRec struct {
 	info    int32
+	n       int32  // the pattern's length (as the matcher has it, nearer)
 	stretch uint64 // bit j: normalized byte j must come from a stretched run
 }
 
@@ -426,7 +427,7 @@ func (b *builder) variants(key []byte, must uint64, id int32, left, right bool) 
 	}
 	for _, x := range vs {
 		b.pats = append(b.pats, match.Pattern{Bytes: x.s, LeftWord: left, RightWord: right})
-		b.c.pats = append(b.c.pats, patRec{info: id, stretch: x.stretch})
+		b.c.pats = append(b.c.pats, patRec{info: id, n: int32(len(x.s)), stretch: x.stretch})
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/openrai/raiserver/classifiers"
+	"github.com/openrai/raiserver/classifiers/match"
 )
 
 // classifyWhole is the definition the classifier's shortcuts must keep:
@@ -242,4 +243,24 @@ func csvTexts(path string) []string {
 		}
 	}
 	return out
+}
+
+// TestPatternLengths checks the lengths the classifier keeps per pattern
+// (to find a match's start without asking the matcher) against the
+// matchers', with a blocklist so that its patterns are counted too.
+func TestPatternLengths(t *testing.T) {
+	c, err := New(WithBlocklist(strings.NewReader("frobnicate the widget violence 3\nzorblax sexual 2\n")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, x := range []struct {
+		m    *match.Matcher
+		pats []patRec
+	}{{c.m, c.tpats}, {c.cm, c.cpats}} {
+		for p, pr := range x.pats {
+			if got, want := int(pr.n), x.m.Len(int32(p)); got != want {
+				t.Fatalf("pattern %d: length %d, the matcher's %d", p, got, want)
+			}
+		}
+	}
 }
