@@ -109,7 +109,7 @@ type compound struct {
 // patRec ties a matcher pattern to what it means.
 type patRec struct {
 	info    int32
-	n       int32  // the pattern's length (as the matcher has it, nearer)
+	n       int32  // the pattern's length: the matcher's, in this cache line
 	stretch uint64 // bit j: normalized byte j must come from a stretched run
 }
 

@@ -425,11 +425,11 @@ const wordCacheBits = 10
 // model. A word may sit in either entry of its set (set); the first entry
 // notes which of the two was used last, and a new word takes the other's
 // place (least recently used; a note is one store, where swapping the
-// entries on a hit in the second was eight loads and stores). Two ways keep two common words whose hashes
-// meet from evicting each other on every use, which a direct-mapped memo
-// of the same size does (on ASCIIVaried2K's stream 13% of lookups missed
-// direct-mapped, 4% with two ways; docs/classifiers-model.md has the
-// rates on public text).
+// entries on a hit in the second was eight loads and stores). Two ways
+// keep two common words whose hashes meet from evicting each other on
+// every use, which a direct-mapped memo of the same size does (on
+// ASCIIVaried2K's stream 13% of lookups missed direct-mapped, 4% with two
+// ways; docs/classifiers-model.md has the rates on public text).
 type wordCache [1 << wordCacheBits]wordEntry
 
 // set returns the two entries where the word packed in x may be: a set is
