@@ -95,14 +95,11 @@ func TestLower16MatchesDefinition(t *testing.T) {
 	}
 }
 
-// bytePathMarks reports what the byte path of fold would do with the
-// sixteen output bytes at d[w:w+16] after d[base:w]: whether it would mark
-// a place for the compaction pass (a run of three letters, or a separator
-// that ends a chain), exactly as its checks are written.
-func bytePathMarks(d []byte, base, w int) bool { return bytePathMarksN(d, base, w, 16) }
-
-// bytePathMarksN is bytePathMarks for the n output bytes at d[w:w+n].
-func bytePathMarksN(d []byte, base, w, n int) bool {
+// bytePathMarks reports what the byte path of fold would do with the n
+// output bytes at d[w:w+n] after d[base:w]: whether it would mark a place
+// for the compaction pass (a run of three letters, or a separator that
+// ends a chain), exactly as its checks are written.
+func bytePathMarks(d []byte, base, w, n int) bool {
 	for k := w; k < w+n; k++ {
 		m := d[k]
 		if props[m]&pSep != 0 {
@@ -114,6 +111,32 @@ func bytePathMarksN(d []byte, base, w, n int) bool {
 		}
 	}
 	return false
+}
+
+// plainDefinition is what plainBlock must report for the n output bytes
+// at d[w:w+n] after d[base:w], whose not-plain mask is bad: plain, no
+// space after whitespace and, with detect, nothing the byte path would
+// mark for the compaction pass.
+func plainDefinition(bad uint64, d []byte, base, w, n int, detect bool) bool {
+	if bad != 0 {
+		return false
+	}
+	for k := w; k < w+n; k++ {
+		if d[k] == ' ' && k > base && (d[k-1] == ' ' || d[k-1] == '\n') {
+			return false
+		}
+	}
+	return !detect || !bytePathMarks(d, base, w, n)
+}
+
+// earlierOutput returns room for n output bytes after four bytes of
+// earlier output drawn from prev.
+func earlierOutput(r *rand.Rand, prev string, n int) []byte {
+	d := make([]byte, 4+n)
+	for k := range 4 {
+		d[k] = prev[r.IntN(len(prev))]
+	}
+	return d
 }
 
 // TestPlain16 checks plainBlock on sixteen bytes against its definition: a block is accepted
@@ -133,24 +156,12 @@ func TestPlain16(t *testing.T) {
 		detect := r.IntN(4) != 0
 		// Up to four bytes of earlier output.
 		base := r.IntN(5) // up to w: a block at the very start of the text
-		d := make([]byte, 4+16)
-		for k := range 4 {
-			d[k] = prev[r.IntN(len(prev))]
-		}
+		d := earlierOutput(r, prev, 16)
 		w := 4
 		var o [16]int32
 		bad, sp, letter, e, sep := lower16(&d[w], &o[0], &src[0], 0, before(d, base, w))
 		got := plainBlock(bad, sp, letter, e, sep, d, base, w, 16, detect)
-		// The definition.
-		want := bad == 0
-		for k := w; k < w+16 && want; k++ {
-			if d[k] == ' ' && k > base && (d[k-1] == ' ' || d[k-1] == '\n') {
-				want = false
-			}
-		}
-		if want && detect {
-			want = !bytePathMarks(d, base, w)
-		}
+		want := plainDefinition(bad, d, base, w, 16, detect)
 		if got != want {
 			t.Fatalf("round %d (base %d, detect %v): plainBlock %v, definition %v", round, base, detect, got, want)
 		}
@@ -207,10 +218,7 @@ func TestPlain64(t *testing.T) {
 		}
 		detect := r.IntN(4) != 0
 		base := r.IntN(5) // up to w: a block at the very start of the text
-		d := make([]byte, 4+64)
-		for k := range 4 {
-			d[k] = prev[r.IntN(len(prev))]
-		}
+		d := earlierOutput(r, prev, 64)
 		w := 4
 		var o [64]int32
 		off := int32(r.IntN(1 << 20))
@@ -226,15 +234,7 @@ func TestPlain64(t *testing.T) {
 			}
 		}
 		got := plainBlock(bad, sp, letter, e, sep, d, base, w, 64, detect)
-		want := bad == 0
-		for k := w; k < w+64 && want; k++ {
-			if d[k] == ' ' && k > base && (d[k-1] == ' ' || d[k-1] == '\n') {
-				want = false
-			}
-		}
-		if want && detect {
-			want = !bytePathMarksN(d, base, w, 64)
-		}
+		want := plainDefinition(bad, d, base, w, 64, detect)
 		if got != want {
 			t.Fatalf("round %d (base %d, detect %v): plainBlock %v, definition %v", round, base, detect, got, want)
 		}
