@@ -55,6 +55,10 @@ type Matcher struct {
 	lens   []int32 // the patterns' lengths
 	maxLen int32   // the longest pattern
 	word   [256]bool
+	// depth[r] is the length in bytes of the pattern prefix that row r
+	// stands for: a match still in progress in that state started at most
+	// that many bytes back.
+	depth []int32
 }
 
 type out struct {
@@ -129,6 +133,7 @@ func Compile(pats []Pattern, isWord func(byte) bool) (*Matcher, error) {
 		next  []int32 // per symbol, -1 absent
 		own   []int32 // patterns ending here
 		label uint32  // symbol of the incoming edge
+		depth int32   // bytes (not boundary symbols) from the root
 	}
 	newNode := func(label uint32) node {
 		nx := make([]int32, nc)
@@ -153,7 +158,12 @@ func Compile(pats []Pattern, isWord func(byte) bool) (*Matcher, error) {
 		s := int32(0)
 		for _, k := range seq {
 			if nodes[s].next[k] < 0 {
-				nodes = append(nodes, newNode(k))
+				nd := newNode(k)
+				nd.depth = nodes[s].depth
+				if k != bsym {
+					nd.depth++
+				}
+				nodes = append(nodes, nd)
 				nodes[s].next[k] = int32(len(nodes) - 1)
 			}
 			s = nodes[s].next[k]
@@ -230,6 +240,10 @@ func Compile(pats []Pattern, isWord func(byte) bool) (*Matcher, error) {
 	// No pattern ends with the boundary symbol, so no output is lost.
 	rows := ns + 1
 	m.trans = make([]uint32, rows*int(stride))
+	m.depth = make([]int32, rows)
+	for r := range ns {
+		m.depth[r] = nodes[r].depth
+	}
 	for r := range rows {
 		src := int32(r)
 		switch {
@@ -374,7 +388,8 @@ func (m *Matcher) AppendMatchesIn(dst []Match, text []byte, from, to int) []Matc
 	warm := int(m.maxLen) + 1
 	L := (to - from + (chains-1)*warm) / chains
 	if to-from < splitMin || L < 2*warm {
-		return m.scan(dst, text, from, to, s0)
+		dst, _ = m.scan(dst, text, from, to, s0)
+		return dst
 	}
 	base := len(dst)
 	step := L - warm
@@ -399,7 +414,7 @@ func (m *Matcher) AppendMatchesIn(dst []Match, text []byte, from, to int) []Matc
 		}
 	}
 	s3 := s[chains-1]
-	dst = m.scan(dst, text, from+3*step+L, to, s3)
+	dst, _ = m.scan(dst, text, from+3*step+L, to, s3)
 	// The chains' matches came out interleaved, each chain's in order and
 	// in a range of its own: a stable regrouping by range puts them in
 	// order.
@@ -445,13 +460,14 @@ func group(end int32, bounds *[chains - 1]int32) int {
 }
 
 // scan appends the matches that end in text[from+1:to+1] for a scan in
-// state s at from (the whole of text is there for the boundary checks): a
+// state s at from (the whole of text is there for the boundary checks),
+// and returns the state at to (its flag cleared): a
 // table step for every byte, the only branch the one that stops at a
 // state with outputs. Skipping the bytes inside words where the automaton
 // sits in its root state saves steps, but the branch around the skip is
 // mispredicted at most word edges of varied text, which measured slower
 // (bench/classify, StackSegments: 14% of the whole stack).
-func (m *Matcher) scan(dst []Match, text []byte, from, to int, s uint32) []Match {
+func (m *Matcher) scan(dst []Match, text []byte, from, to int, s uint32) ([]Match, uint32) {
 	trans := m.trans
 	class := &m.class
 	t := text[:to]
@@ -471,7 +487,7 @@ func (m *Matcher) scan(dst []Match, text []byte, from, to int, s uint32) []Match
 			dst = m.emit(dst, text, i, s)
 		}
 	}
-	return dst
+	return dst, s
 }
 
 // Column 0 of a row: noOutputs, or a state's one output inline (oneOutput

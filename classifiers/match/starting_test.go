@@ -1,0 +1,77 @@
+package match
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// randomSpans returns up to n sorted spans of text, some empty, some
+// adjacent, some covering a word's middle.
+func randomSpans(r *rand.Rand, n, size int) []Span {
+	var cuts []int32
+	for range r.IntN(2*n + 1) {
+		cuts = append(cuts, int32(r.IntN(size+1)))
+	}
+	slices.Sort(cuts)
+	var spans []Span
+	for i := 0; i+1 < len(cuts); i += 1 + r.IntN(2) {
+		spans = append(spans, Span{cuts[i], cuts[i+1]})
+	}
+	return spans
+}
+
+// spanOf returns the index of the span that holds byte i, or -1.
+func spanOf(spans []Span, i int32) int {
+	for k, sp := range spans {
+		if i >= sp.From && i < sp.To {
+			return k
+		}
+	}
+	return -1
+}
+
+// TestAppendStartingIsAFilter checks AppendStarting against its
+// definition: the matches of the whole text that start in a span, span by
+// span, each span's in the order of AppendMatches; spans at word edges and
+// inside words, adjacent and empty, and occurrences that run past a span's
+// end.
+func TestAppendStartingIsAFilter(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	past := 0
+	for round := range 4000 {
+		pats, m := randomMatcher(t, r)
+		text := randomText(r, r.IntN(900))
+		spans := randomSpans(r, 1+r.IntN(8), len(text))
+		if round%2 == 0 {
+			// Patterns straddling the spans' ends.
+			for _, sp := range spans {
+				p := pats[r.IntN(len(pats))].Bytes
+				if at := int(sp.To) - 1 - r.IntN(len(p)); at >= 0 && at+len(p) <= len(text) {
+					copy(text[at:], p)
+				}
+			}
+		}
+		var want []Match
+		for k := range spans {
+			for _, mt := range m.AppendMatches(nil, text) {
+				if spanOf(spans, mt.End-m.lens[mt.Pattern]) == k {
+					want = append(want, mt)
+					if mt.End > spans[k].To {
+						past++
+					}
+				}
+			}
+		}
+		got := m.AppendStarting([]Match{{Pattern: -1}}, text, spans)
+		if got[0].Pattern != -1 {
+			t.Fatalf("round %d: dst's first match overwritten", round)
+		}
+		if !slices.Equal(got[1:], want) {
+			t.Fatalf("round %d (%d bytes, %d spans): got %d matches, want %d (or another order)", round, len(text), len(spans), len(got)-1, len(want))
+		}
+	}
+	if past < 500 {
+		t.Fatalf("only %d matches run past their span", past)
+	}
+}
