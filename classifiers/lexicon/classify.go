@@ -56,8 +56,8 @@ type scratch struct {
 	own, near  []span // sentences scanned for context words
 }
 
-// span is a byte range [a, b) of the normalized text.
-type span struct{ a, b int32 }
+// span is a byte range [From, To) of the normalized text.
+type span = match.Span
 
 func newScratch() *scratch {
 	return &scratch{
@@ -120,7 +120,7 @@ func (c *Classifier) classify(s *scratch, dst []classifiers.Finding, text []byte
 func (c *Classifier) classifyNorm(s *scratch, dst []classifiers.Finding, text []byte) []classifiers.Finding {
 	// Trigger words first, over the whole text.
 	s.readings()
-	s.matches = s.scanIn(c.m, s.matches[:0], 0, len(s.norm))
+	s.matches = s.scanAll(c.m, s.matches[:0])
 	if !c.anyTrigger(s.matches, text, s.offs) {
 		return dst
 	}
@@ -307,31 +307,15 @@ func (s *scratch) readings() {
 	s.altI, s.altL = reading(s.altI, 'i'), reading(s.altL, 'l')
 }
 
-// scanIn appends the matches of m in s.norm (and in its i and l readings
-// of the leet '1') that start in [from, to), whole.
-func (s *scratch) scanIn(m *match.Matcher, dst []match.Match, from, to int) []match.Match {
-	if from >= to {
-		return dst
+// scanAll appends the matches of m in s.norm and in its i and l readings
+// of the leet '1'.
+func (s *scratch) scanAll(m *match.Matcher, dst []match.Match) []match.Match {
+	dst = m.AppendMatches(dst, s.norm)
+	if s.leet {
+		dst = m.AppendMatches(dst, s.altI)
+		dst = m.AppendMatches(dst, s.altL)
 	}
-	// A match that starts before to ends before to+maxLen.
-	end := min(len(s.norm), to+m.MaxLen()-1)
-	n := len(dst)
-	dst = m.AppendMatchesIn(dst, s.norm, from, end)
-	if s.leet && bytes.IndexByte(s.norm[from:end], '1') >= 0 {
-		dst = m.AppendMatchesIn(dst, s.altI, from, end)
-		dst = m.AppendMatchesIn(dst, s.altL, from, end)
-	}
-	if end == to {
-		return dst
-	}
-	w := n
-	for _, mt := range dst[n:] {
-		if int(mt.End)-m.Len(mt.Pattern) < to {
-			dst[w] = mt
-			w++
-		}
-	}
-	return dst[:w]
+	return dst
 }
 
 // ownSentences sets s.own to the sentences that hold the start of a
@@ -344,17 +328,17 @@ func (c *Classifier) ownSentences(s *scratch, text []byte) {
 		m := &s.matches[i]
 		st := m.End - c.tpats[m.Pattern].n
 		n := len(s.own)
-		if n > 0 && st >= s.own[n-1].a && st < s.own[n-1].b || !c.makesEvent(m, text, s.offs) {
+		if n > 0 && st >= s.own[n-1].From && st < s.own[n-1].To || !c.makesEvent(m, text, s.offs) {
 			continue
 		}
-		sp := span{int32(s.w.sentStart(t, int(st))), int32(s.w.sentEnd(t, int(st)))}
-		if n > 0 && sp.a < s.own[n-1].a {
+		sp := span{From: int32(s.w.sentStart(t, int(st))), To: int32(s.w.sentEnd(t, int(st)))}
+		if n > 0 && sp.From < s.own[n-1].From {
 			sorted = false
 		}
 		s.own = append(s.own, sp)
 	}
 	if !sorted {
-		slices.SortFunc(s.own, func(x, y span) int { return int(x.a - y.a) })
+		slices.SortFunc(s.own, func(x, y span) int { return int(x.From - y.From) })
 		s.own = slices.Compact(s.own)
 	}
 }
@@ -365,26 +349,26 @@ func (c *Classifier) nearSentences(s *scratch) bool {
 	s.near = s.near[:0]
 	t := s.norm
 	for _, o := range s.own {
-		for x, k := int(o.a), 0; k < c.reach && x > 0; k++ {
+		for x, k := int(o.From), 0; k < c.reach && x > 0; k++ {
 			a := s.w.sentStart(t, x-1)
-			s.near = append(s.near, span{int32(a), int32(x)})
+			s.near = append(s.near, span{From: int32(a), To: int32(x)})
 			x = a
 		}
-		for y, k := int(o.b), 0; k < c.reach && y < len(t); k++ {
+		for y, k := int(o.To), 0; k < c.reach && y < len(t); k++ {
 			b := s.w.sentEnd(t, y)
-			s.near = append(s.near, span{int32(y), int32(b)})
+			s.near = append(s.near, span{From: int32(y), To: int32(b)})
 			y = b
 		}
 	}
-	slices.SortFunc(s.near, func(x, y span) int { return int(x.a - y.a) })
+	slices.SortFunc(s.near, func(x, y span) int { return int(x.From - y.From) })
 	s.near = slices.Compact(s.near)
 	// Drop the sentences of s.own (both in order).
 	w, j := 0, 0
 	for _, sp := range s.near {
-		for j < len(s.own) && s.own[j].a < sp.a {
+		for j < len(s.own) && s.own[j].From < sp.From {
 			j++
 		}
-		if j < len(s.own) && s.own[j].a == sp.a {
+		if j < len(s.own) && s.own[j].From == sp.From {
 			continue
 		}
 		s.near[w] = sp
@@ -395,14 +379,15 @@ func (c *Classifier) nearSentences(s *scratch) bool {
 }
 
 // scanSpans appends the context-word matches that start in the sentences
-// of spans (in order), a run of adjacent ones in one scan, to dst.
+// of spans (in order) to dst: those of s.norm and of its i and l readings
+// of the leet '1'. The readings' matches come after all of s.norm's, which
+// keeps the order of any two with the same span, the only order
+// buildEvents keeps.
 func (c *Classifier) scanSpans(s *scratch, dst []match.Match, spans []span) []match.Match {
-	for i := 0; i < len(spans); {
-		a, b := spans[i].a, spans[i].b
-		for i++; i < len(spans) && spans[i].a == b; i++ {
-			b = spans[i].b
-		}
-		dst = s.scanIn(c.cm, dst, int(a), int(b))
+	dst = c.cm.AppendStarting(dst, s.norm, spans)
+	if s.leet {
+		dst = c.cm.AppendStarting(dst, s.altI, spans)
+		dst = c.cm.AppendStarting(dst, s.altL, spans)
 	}
 	return dst
 }

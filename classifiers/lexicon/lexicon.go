@@ -480,12 +480,12 @@ func (c *Classifier) everyWord(text []byte) *scratch {
 	s := newScratch()
 	s.norm, s.offs = c.norm.Append(s.norm[:0], s.offs[:0], text)
 	s.readings()
-	s.matches = s.scanIn(c.m, s.matches[:0], 0, len(s.norm))
+	s.matches = s.scanAll(c.m, s.matches[:0])
 	s.trig = append(s.trig[:0], s.matches...)
 	for i := range s.trig {
 		s.trig[i].Pattern = -1 - s.trig[i].Pattern
 	}
-	s.trig = s.scanIn(c.cm, s.trig, 0, len(s.norm))
+	s.trig = s.scanAll(c.cm, s.trig)
 	c.buildEvents(s, text)
 	return s
 }
