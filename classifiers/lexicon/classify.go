@@ -53,7 +53,9 @@ type scratch struct {
 	// norm with those read as i and as l.
 	leet       bool
 	altI, altL []byte
-	own, near  []span // sentences scanned for context words
+	own, near  []span  // sentences scanned for context words
+	masks      []mask  // mayFind: per sentence of own, the classes found in it
+	idioms     []int32 // mayFind: the matches of s.trig whose key is an idiom
 }
 
 // span is a byte range [From, To) of the normalized text.
@@ -137,6 +139,9 @@ func (c *Classifier) classifyNorm(s *scratch, dst []classifiers.Finding, text []
 		s.trig[i].Pattern = -1 - s.trig[i].Pattern // mark as trigger
 	}
 	s.trig = c.scanSpans(s, s.trig, s.own)
+	if !c.mayFind(s, text) {
+		return dst
+	}
 	c.buildEvents(s, text)
 	if !c.decide(s) {
 		return dst
@@ -284,8 +289,7 @@ func (c *Classifier) anyTrigger(ms []match.Match, text []byte, offs []int32) boo
 // makesEvent reports whether trigger match m makes an event (see
 // anyTrigger).
 func (c *Classifier) makesEvent(m *match.Match, text []byte, offs []int32) bool {
-	pr := &c.tpats[m.Pattern]
-	return pr.stretch == 0 || stretchOK(pr.stretch, text, offs, int(m.End-pr.n))
+	return c.isEvent(&c.tpats[m.Pattern], *m, text, offs)
 }
 
 // readings notes whether s.norm holds a leet '1' and, if so, makes its i
@@ -410,6 +414,156 @@ func hasLeetOne(t []byte) bool {
 	}
 }
 
+// mayFind reports whether the matches in s.trig, those of the trigger
+// words and of the context words in their sentences (s.own), can make a
+// finding, as decide would tell after buildEvents: false only when none
+// can, which is the usual answer for everyday text, whose trigger words
+// are homonyms ("take", "child", "hang") that no rule completes. It does
+// not build events. A trigger's lexicon term is reported unless it is
+// suppressed, which it always is inside an idiom (a key a one-slot rule
+// suppresses, such as "be hard on": whatever suppresses the idiom
+// suppresses the words inside it too); that is checked first, as a term
+// elsewhere ends the search at once. Then each sentence is read as a set
+// of classes: a finding rule anchored on a trigger needs a word of each of
+// its other slots in the anchor's sentence. Compound events are counted in
+// a sentence that holds both their classes, in any order; a compound that
+// can lead to a finding on its own (none in the embedded rules) turns the
+// shortcut off.
+func (c *Classifier) mayFind(s *scratch, text []byte) bool {
+	if c.compoundTrigger {
+		return true
+	}
+	trig := s.trig[:len(s.matches)]
+	s.idioms = s.idioms[:0]
+	for i, m := range s.trig {
+		if pr := c.patOf(m); pr.kind&keyIdiom != 0 && c.isEvent(pr, m, text, s.offs) {
+			s.idioms = append(s.idioms, int32(i))
+		}
+	}
+	for _, m := range trig {
+		pr := &c.tpats[-1-m.Pattern]
+		if pr.kind&keyTerm != 0 && c.isEvent(pr, m, text, s.offs) && !c.inIdiom(s, m.End-pr.n, &c.infos[pr.info]) {
+			return true
+		}
+	}
+	// The classes of each sentence.
+	own := s.own
+	ms := slices.Grow(s.masks[:0], len(own))[:len(own)]
+	clear(ms)
+	s.masks = ms
+	j := 0
+	for _, m := range s.trig {
+		pr := c.patOf(m)
+		ns := m.End - pr.n
+		if j = sentenceOf(own, ns, j); j < 0 {
+			j = 0
+			continue
+		}
+		if c.isEvent(pr, m, text, s.offs) {
+			ms[j].or(&c.infos[pr.info].m)
+		}
+	}
+	for j := range ms {
+		for _, cp := range c.compounds {
+			if ms[j].has(cp.a) && ms[j].has(cp.b) {
+				ms[j].or(&c.infos[cp.info].m)
+			}
+		}
+	}
+	j = 0
+	for _, m := range trig {
+		pr := &c.tpats[-1-m.Pattern]
+		if pr.kind&keyAnchor == 0 {
+			continue
+		}
+		ns := m.End - pr.n
+		if j = sentenceOf(own, ns, j); j < 0 {
+			j = 0
+			continue
+		}
+		if c.isEvent(pr, m, text, s.offs) && c.mayAnchor(&c.infos[pr.info], &ms[j]) {
+			return true
+		}
+	}
+	return false
+}
+
+// isEvent reports whether match m of pattern pr makes an event (see
+// stretchOK).
+func (c *Classifier) isEvent(pr *patRec, m match.Match, text []byte, offs []int32) bool {
+	return pr.stretch == 0 || stretchOK(pr.stretch, text, offs, int(m.End-pr.n))
+}
+
+// patOf returns the patRec of a match of s.trig.
+func (c *Classifier) patOf(m match.Match) *patRec {
+	if m.Pattern < 0 {
+		return &c.tpats[-1-m.Pattern]
+	}
+	return &c.cpats[m.Pattern]
+}
+
+// sentenceOf returns the index of the span of own that holds byte i, or
+// -1, looking from index j on (either way).
+func sentenceOf(own []span, i int32, j int) int {
+	for j > 0 && i < own[j].From {
+		j--
+	}
+	for j < len(own) && i >= own[j].To {
+		j++
+	}
+	if j < len(own) && i >= own[j].From {
+		return j
+	}
+	return -1
+}
+
+// mayAnchor reports whether a finding rule anchored on key in can match in
+// a sentence with the classes of m: each of its other slots meets m.
+func (c *Classifier) mayAnchor(in *info, m *mask) bool {
+	for _, ri := range in.rules[actFind] {
+		ru := &c.rules[ri]
+		ok := true
+		for k := range ru.slots {
+			if k != ru.anchor && !ru.slots[k].m.meets(m) {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return true
+		}
+	}
+	return false
+}
+
+// inIdiom reports whether the event of key in at normalized byte ns lies
+// inside the event of an idiom (s.idioms) that starts at or before it: its
+// tokens within the idiom's, which is what a suppression reaches.
+func (c *Classifier) inIdiom(s *scratch, ns int32, in *info) bool {
+	if len(s.idioms) == 0 {
+		return false
+	}
+	w := &s.w
+	w.walk(s.norm, int(ns))
+	ts := w.tok
+	te := ts + in.words
+	for _, i := range s.idioms {
+		m := s.trig[i]
+		pr := c.patOf(m)
+		ins := m.End - pr.n
+		if ins > ns {
+			continue
+		}
+		w.walk(s.norm, int(ins))
+		its := w.tok
+		ite := its + c.infos[pr.info].words
+		if its <= ts && te <= ite && ts < ite {
+			return true
+		}
+	}
+	return false
+}
+
 // buildEvents turns matcher matches into events with token and sentence
 // indices, sorted by start.
 func (c *Classifier) buildEvents(s *scratch, text []byte) {
@@ -419,16 +573,11 @@ func (c *Classifier) buildEvents(s *scratch, text []byte) {
 		if i == len(s.matches) {
 			split = len(s.events)
 		}
-		var pr *patRec
-		if m.Pattern < 0 {
-			pr = &c.tpats[-1-m.Pattern]
-		} else {
-			pr = &c.cpats[m.Pattern]
-		}
-		ns := int(m.End - pr.n)
-		if pr.stretch != 0 && !stretchOK(pr.stretch, text, s.offs, ns) {
+		pr := c.patOf(m)
+		if !c.isEvent(pr, m, text, s.offs) {
 			continue
 		}
+		ns := int(m.End - pr.n)
 		s.events = append(s.events, event{info: pr.info, ns: int32(ns), ne: m.End})
 	}
 	if len(s.trig) == len(s.matches) {

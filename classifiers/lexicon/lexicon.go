@@ -96,9 +96,12 @@ type Classifier struct {
 	cats  catSet
 	reach int // the most sentences a context modifier reaches either side
 	// compounds make an event of a class from two adjacent events.
-	compounds  []compound
-	classNames []string
-	pool       sync.Pool // *scratch
+	compounds []compound
+	// compoundTrigger: a compound's key can lead to a finding, which
+	// mayFind does not follow.
+	compoundTrigger bool
+	classNames      []string
+	pool            sync.Pool // *scratch
 }
 
 type compound struct {
@@ -111,7 +114,15 @@ type patRec struct {
 	info    int32
 	n       int32  // the pattern's length: the matcher's, in this cache line
 	stretch uint64 // bit j: normalized byte j must come from a stretched run
+	kind    uint8  // what mayFind asks of the key: keyTerm | keyIdiom | keyAnchor
 }
+
+// patRec.kind bits.
+const (
+	keyTerm   = 1 << iota // the key has lexicon terms
+	keyIdiom              // info.idiom
+	keyAnchor             // finding rules are anchored on the key's classes
+)
 
 // info is a distinct normalized key: its classes and lexicon terms.
 type info struct {
@@ -125,6 +136,9 @@ type info struct {
 	// finding rule, or makes a compound that does). A text without any
 	// trigger has no findings and skips the rule engine.
 	trigger bool
+	// idiom: a rule of one slot suppresses the key wherever it is found,
+	// and with it every word inside it (see mayFind).
+	idiom bool
 }
 
 var (
@@ -247,11 +261,17 @@ func New(opts ...Option) (*Classifier, error) {
 	for i := range c.infos {
 		in := &c.infos[i]
 		in.trigger = len(in.terms) > 0 || len(in.rules[actFind]) > 0
+		for _, ri := range in.rules[actSuppress] {
+			if sl := rules[ri].slots; len(sl) == 1 && sl[0].target {
+				in.idiom = true
+			}
+		}
 	}
 	for _, cp := range c.compounds {
 		if !c.infos[cp.info].trigger {
 			continue
 		}
+		c.compoundTrigger = true
 		for i := range c.infos {
 			if in := &c.infos[i]; in.m.has(cp.a) || in.m.has(cp.b) {
 				in.trigger = true
@@ -268,6 +288,19 @@ func New(opts ...Option) (*Classifier, error) {
 				}
 				in.compA |= 1 << k
 			}
+		}
+	}
+	for i := range c.pats {
+		pr := &c.pats[i]
+		in := &c.infos[pr.info]
+		if len(in.terms) > 0 {
+			pr.kind |= keyTerm
+		}
+		if in.idiom {
+			pr.kind |= keyIdiom
+		}
+		if len(in.rules[actFind]) > 0 {
+			pr.kind |= keyAnchor
 		}
 	}
 	// Two automata: the trigger words scan every text; the context words

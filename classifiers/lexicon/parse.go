@@ -30,6 +30,7 @@ type mask [maxClasses / 64]uint64
 func (m *mask) set(i int)          { m[i>>6] |= 1 << (i & 63) }
 func (m *mask) has(i int) bool     { return m[i>>6]&(1<<(i&63)) != 0 }
 func (m *mask) meets(o *mask) bool { return m[0]&o[0]|m[1]&o[1]|m[2]&o[2]|m[3]&o[3] != 0 }
+func (m *mask) or(o *mask)         { m[0], m[1], m[2], m[3] = m[0]|o[0], m[1]|o[1], m[2]|o[2], m[3]|o[3] }
 
 // catSet is a set of categories.
 type catSet uint8
