@@ -75,3 +75,26 @@ func TestAppendStartingIsAFilter(t *testing.T) {
 		t.Fatalf("only %d matches run past their span", past)
 	}
 }
+
+// TestAppendStartingBadSpans checks that spans out of order or out of the
+// text are refused with a panic, as AppendMatchesIn refuses a bad range.
+func TestAppendStartingBadSpans(t *testing.T) {
+	m, err := Compile([]Pattern{{Bytes: []byte("ab")}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := []byte("ab ab ab")
+	for _, spans := range [][]Span{{{From: 3, To: 2}}, {{From: 0, To: 9}}, {{From: 4, To: 6}, {From: 2, To: 3}}, {{From: -1, To: 2}}} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("spans %v: no panic", spans)
+				}
+			}()
+			m.AppendStarting(nil, text, spans)
+		}()
+	}
+	if got := m.AppendStarting(nil, text, []Span{{From: 0, To: 1}, {From: 1, To: 1}, {From: 6, To: 8}}); len(got) != 2 {
+		t.Errorf("good spans: %d matches, want 2", len(got))
+	}
+}
