@@ -9,4 +9,7 @@
 // ASCIIVaried2K, a different 2 KiB window of twelve answers each call) and
 // of mixed scripts (MixedScript2K). MB/s and allocations are reported in
 // the same run; see docs/benchmarks.md for the numbers and the machine.
+// BenchmarkHostChain is a control that needs neither memory nor more than
+// one port of the core: when the stack's numbers swing and it does not,
+// the host's shared core, not the code, moved.
 package classify
