@@ -2,6 +2,7 @@ package normalize
 
 import (
 	"encoding/binary"
+	"math/bits"
 	"slices"
 	"unicode/utf8"
 )
@@ -144,26 +145,33 @@ func (n *Normalizer) fold(dst []byte, offs []int32, src []byte, base int) ([]byt
 		// plain ASCII bytes at a time (letters, single spaces, punctuation
 		// that is neither leetspeak nor a control), as long as they hold
 		// nothing for the later passes to find. lower64 and lower16 write
-		// the block whether or not it is plain; when it is not, the paths
-		// below write it again.
+		// the whole block and fold keeps its plain prefix (plainPrefix);
+		// the paths below write the rest again. When a block stops short,
+		// the byte at its end is one no block takes, so the byte path
+		// comes next.
+		short := false
 		for haveLower16 && i+64 <= len(src) && w+64 <= len(d) && ascii64(src[i:i+64]) {
 			bad, sp, letter, e, sep := lower64(&d[w], &o[w], &src[i], int32(i), before(d, base, w))
-			if !plainBlock(bad, sp, letter, e, sep, d, base, w, 64, compactFrom < 0) {
+			k := plainPrefix(bad, sp, letter, e, sep, d, base, w, 64, compactFrom < 0)
+			w += k
+			i += k
+			if k < 64 {
+				short = true
 				break
 			}
-			w += 64
-			i += 64
 		}
-		for haveLower16 && i+16 <= len(src) && w+16 <= len(d) &&
+		for haveLower16 && !short && i+16 <= len(src) && w+16 <= len(d) &&
 			(binary.LittleEndian.Uint64(src[i:])|binary.LittleEndian.Uint64(src[i+8:]))&high == 0 {
 			bad, sp, letter, e, sep := lower16(&d[w], &o[w], &src[i], int32(i), before(d, base, w))
-			if !plainBlock(bad, sp, letter, e, sep, d, base, w, 16, compactFrom < 0) {
+			k := plainPrefix(bad, sp, letter, e, sep, d, base, w, 16, compactFrom < 0)
+			w += k
+			i += k
+			if k < 16 {
+				short = true
 				break
 			}
-			w += 16
-			i += 16
 		}
-		for w >= base+2 && i+8 <= len(src) && w+8 <= len(d) {
+		for !short && w >= base+2 && i+8 <= len(src) && w+8 <= len(d) {
 			x, ok := block8(binary.LittleEndian.Uint64(src[i:i+8]), d[w-2], d[w-1], compactFrom < 0, i+8 < len(src) && isAlnum(src[i+8]))
 			if !ok {
 				break
@@ -411,7 +419,7 @@ func block8(x uint64, p2, p1 byte, detect, next bool) (uint64, bool) {
 }
 
 // chainBits has, per output byte, bit 0 set for a separator, bit 1 for a
-// joinable byte and bit 2 for a word byte: what plainBlock needs to know of
+// joinable byte and bit 2 for a word byte: what plainPrefix needs to know of
 // the bytes before a block.
 var chainBits = func() (t [256]uint8) {
 	for c := range t {
@@ -452,59 +460,56 @@ func before(d []byte, base, w int) uint64 {
 	return b
 }
 
-// plainBlock reports whether the n (16 or 64) bytes lower16 or lower64
-// wrote at d[w:w+n] can stay as they are, after the output d[base:w], from
-// their masks of n lanes: bad (not plain), sp (spaces), letter, e (equal to
-// the two bytes before) and sep (separators). They can when they are
-// plain (as block8 has it), hold no space after whitespace and, when
-// detect is set, nothing the byte path would mark for the compaction
+// plainPrefix returns how many of the n (16 or 64) bytes lower16 or
+// lower64 wrote at d[w:w+n], after the output d[base:w], can stay as they
+// are, from their masks of n lanes: bad (not plain), sp (spaces), letter,
+// e (equal to the two bytes before) and sep (separators). A byte can when
+// it is plain (as block8 has it), is no space after whitespace and, when
+// detect is set, is nothing the byte path would mark for the compaction
 // pass: a letter that ends a run of three, or a separator that ends the
 // "k.i." of a separated spelling (chain), looking back into d as far as
-// that needs. It accepts every block whose
-// eight-byte parts block8 accepts in turn, and more: a letter standing
-// alone is fine as long as no second one follows it with one separator
-// between.
-func plainBlock(bad, sp, letter, e, sep uint64, d []byte, base, w, n int, detect bool) bool {
-	if bad != 0 {
-		return false
-	}
+// that needs. Each condition looks only back, so the bytes before the
+// first that fails can stay whatever follows them, and fold goes on from
+// there by the byte path, as it would after a shorter block. It accepts
+// every block whose eight-byte parts block8 accepts in turn, and more: a
+// letter standing alone is fine as long as no second one follows it with
+// one separator between.
+func plainPrefix(bad, sp, letter, e, sep uint64, d []byte, base, w, n int, detect bool) int {
 	d = d[:w+n]
 	var ps uint64
 	if w-1 >= base && (d[w-1] == ' ' || d[w-1] == '\n') {
 		ps = 1
 	}
-	if sp&(sp<<1|ps) != 0 {
-		return false
-	}
-	if !detect {
-		return true
-	}
-	if e&letter != 0 {
-		return false
-	}
-	// The separated spellings: a separator with a joinable letter, a
-	// separator and a joinable letter before it and no word byte before
-	// those ("k.i." in "x k.i."). In a plain block the word bytes and the
-	// joinable ones are the letters. From the fifth lane on, all of it is
-	// in the block.
-	if sep&(letter<<1)&(sep<<2)&(letter<<3)&^(letter<<4)&^0xf != 0 {
-		return false
-	}
-	// The first four lanes look back into d[base:w]. Bits 0-3: the output
-	// bytes d[w-4:w] that exist; bits 4-7: the block's first four.
-	var h uint64 // chainBits of d[w-4+k] in byte k
-	if w-4 >= base {
-		h = uint64(chainBits[d[w-4]]) | uint64(chainBits[d[w-3]])<<8 | uint64(chainBits[d[w-2]])<<16 | uint64(chainBits[d[w-1]])<<24
-	} else {
-		for k := 1; k <= 4 && w-k >= base; k++ {
-			h |= uint64(chainBits[d[w-k]]) << (8 * (4 - k))
+	stop := bad | sp&(sp<<1|ps)
+	if detect {
+		stop |= e & letter
+		// The separated spellings: a separator with a joinable letter, a
+		// separator and a joinable letter before it and no word byte
+		// before those ("k.i." in "x k.i."). In a plain block the word
+		// bytes and the joinable ones are the letters. From the fifth
+		// lane on, all of it is in the block.
+		stop |= sep & (letter << 1) & (sep << 2) & (letter << 3) &^ (letter << 4) &^ 0xf
+		// The first four lanes look back into d[base:w]. Bits 0-3: the
+		// output bytes d[w-4:w] that exist; bits 4-7: the block's first
+		// four.
+		var h uint64 // chainBits of d[w-4+k] in byte k
+		if w-4 >= base {
+			h = uint64(chainBits[d[w-4]]) | uint64(chainBits[d[w-3]])<<8 | uint64(chainBits[d[w-2]])<<16 | uint64(chainBits[d[w-1]])<<24
+		} else {
+			for k := 1; k <= 4 && w-k >= base; k++ {
+				h |= uint64(chainBits[d[w-k]]) << (8 * (4 - k))
+			}
 		}
+		// gather4 moves bit 0 of bytes 0-3 to bits 0-3 (the products of
+		// the other bits land outside them, without carries).
+		gather4 := func(x uint64) uint64 { return (x & 0x01010101 * 0x204081) >> 21 & 0xf }
+		S, J, W := gather4(h)|(sep&0xf)<<4, gather4(h>>1)|(letter&0xf)<<4, gather4(h>>2)|(letter&0xf)<<4
+		stop |= S & (J << 1) & (S << 2) & (J << 3) &^ (W << 4) & 0xf0 >> 4
 	}
-	// gather4 moves bit 0 of bytes 0-3 to bits 0-3 (the products of the
-	// other bits land outside them, without carries).
-	gather4 := func(x uint64) uint64 { return (x & 0x01010101 * 0x204081) >> 21 & 0xf }
-	S, J, W := gather4(h)|(sep&0xf)<<4, gather4(h>>1)|(letter&0xf)<<4, gather4(h>>2)|(letter&0xf)<<4
-	return S&(J<<1)&(S<<2)&(J<<3)&^(W<<4)&0xf0 == 0
+	if stop == 0 {
+		return n
+	}
+	return min(bits.TrailingZeros64(stop), n)
 }
 
 // decode decodes the rune at src[i], two- and three-byte sequences
