@@ -489,22 +489,24 @@ func plainPrefix(bad, sp, letter, e, sep uint64, d []byte, base, w, n int, detec
 		// bytes and the joinable ones are the letters. From the fifth
 		// lane on, all of it is in the block.
 		stop |= sep & (letter << 1) & (sep << 2) & (letter << 3) &^ (letter << 4) &^ 0xf
-		// The first four lanes look back into d[base:w]. Bits 0-3: the
-		// output bytes d[w-4:w] that exist; bits 4-7: the block's first
-		// four.
-		var h uint64 // chainBits of d[w-4+k] in byte k
-		if w-4 >= base {
-			h = uint64(chainBits[d[w-4]]) | uint64(chainBits[d[w-3]])<<8 | uint64(chainBits[d[w-2]])<<16 | uint64(chainBits[d[w-1]])<<24
-		} else {
-			for k := 1; k <= 4 && w-k >= base; k++ {
-				h |= uint64(chainBits[d[w-k]]) << (8 * (4 - k))
+		// The first four lanes look back into d[base:w], where a chain
+		// ends on a separator among them. Bits 0-3: the output bytes
+		// d[w-4:w] that exist; bits 4-7: the block's first four.
+		if sep&0xf != 0 {
+			var h uint64 // chainBits of d[w-4+k] in byte k
+			if w-4 >= base {
+				h = uint64(chainBits[d[w-4]]) | uint64(chainBits[d[w-3]])<<8 | uint64(chainBits[d[w-2]])<<16 | uint64(chainBits[d[w-1]])<<24
+			} else {
+				for k := 1; k <= 4 && w-k >= base; k++ {
+					h |= uint64(chainBits[d[w-k]]) << (8 * (4 - k))
+				}
 			}
+			// gather4 moves bit 0 of bytes 0-3 to bits 0-3 (the products
+			// of the other bits land outside them, without carries).
+			gather4 := func(x uint64) uint64 { return (x & 0x01010101 * 0x204081) >> 21 & 0xf }
+			S, J, W := gather4(h)|(sep&0xf)<<4, gather4(h>>1)|(letter&0xf)<<4, gather4(h>>2)|(letter&0xf)<<4
+			stop |= S & (J << 1) & (S << 2) & (J << 3) &^ (W << 4) & 0xf0 >> 4
 		}
-		// gather4 moves bit 0 of bytes 0-3 to bits 0-3 (the products of
-		// the other bits land outside them, without carries).
-		gather4 := func(x uint64) uint64 { return (x & 0x01010101 * 0x204081) >> 21 & 0xf }
-		S, J, W := gather4(h)|(sep&0xf)<<4, gather4(h>>1)|(letter&0xf)<<4, gather4(h>>2)|(letter&0xf)<<4
-		stop |= S & (J << 1) & (S << 2) & (J << 3) &^ (W << 4) & 0xf0 >> 4
 	}
 	if stop == 0 {
 		return n
