@@ -141,6 +141,22 @@ func prefixDefinition(bad uint64, d []byte, base, w, n int, detect bool) int {
 	return n
 }
 
+// checkPrefix returns what plainPrefix makes of the masks m (bad, sp,
+// letter, e, sep) of the n bytes at d[w:], after failing the test unless
+// it is prefixDefinition and it accepts all of them just when
+// plainDefinition does.
+func checkPrefix(t *testing.T, round int, m [5]uint64, d []byte, base, w, n int, detect bool) int {
+	t.Helper()
+	k := plainPrefix(m[0], m[1], m[2], m[3], m[4], d, base, w, n, detect)
+	if want := prefixDefinition(m[0], d, base, w, n, detect); k != want {
+		t.Fatalf("round %d (base %d, detect %v): plainPrefix %d, definition %d", round, base, detect, k, want)
+	}
+	if got, want := k == n, plainDefinition(m[0], d, base, w, n, detect); got != want {
+		t.Fatalf("round %d (base %d, detect %v): plainPrefix accepts all %v, definition %v", round, base, detect, got, want)
+	}
+	return k
+}
+
 // earlierOutput returns room for n output bytes after four bytes of
 // earlier output drawn from prev.
 func earlierOutput(r *rand.Rand, prev string, n int) []byte {
@@ -172,14 +188,8 @@ func TestPlain16(t *testing.T) {
 		w := 4
 		var o [16]int32
 		bad, sp, letter, e, sep := lower16(&d[w], &o[0], &src[0], 0, before(d, base, w))
-		k := plainPrefix(bad, sp, letter, e, sep, d, base, w, 16, detect)
-		if want := prefixDefinition(bad, d, base, w, 16, detect); k != want {
-			t.Fatalf("round %d (base %d, detect %v): plainPrefix %d, definition %d", round, base, detect, k, want)
-		}
+		k := checkPrefix(t, round, [5]uint64{bad, sp, letter, e, sep}, d, base, w, 16, detect)
 		got := k == 16
-		if want := plainDefinition(bad, d, base, w, 16, detect); got != want {
-			t.Fatalf("round %d (base %d, detect %v): plainPrefix accepts all %v, definition %v", round, base, detect, got, want)
-		}
 		if k > 0 && k < 16 {
 			partial++
 		}
@@ -251,14 +261,8 @@ func TestPlain64(t *testing.T) {
 					[16]byte(d[w+16*c:]) == y, [16]int32(o[16*c:]) == wo, got, wm)
 			}
 		}
-		k := plainPrefix(bad, sp, letter, e, sep, d, base, w, 64, detect)
-		if want := prefixDefinition(bad, d, base, w, 64, detect); k != want {
-			t.Fatalf("round %d (base %d, detect %v): plainPrefix %d, definition %d", round, base, detect, k, want)
-		}
+		k := checkPrefix(t, round, [5]uint64{bad, sp, letter, e, sep}, d, base, w, 64, detect)
 		got := k == 64
-		if want := plainDefinition(bad, d, base, w, 64, detect); got != want {
-			t.Fatalf("round %d (base %d, detect %v): plainPrefix accepts all %v, definition %v", round, base, detect, got, want)
-		}
 		switch {
 		case got:
 			accepted++
