@@ -34,15 +34,9 @@ var constructors = map[string]func() (*scorer, error){
 			return nil, err
 		}
 		return &scorer{name: "linear", describe: "classifiers/linear alone; score = probability",
-			score: func(text []byte) (v verdict) {
-				var p [n]float32
-				m.Scores(text, &p)
-				for c := range n {
-					v.sev[c] = m.Thresholds(classifiers.Category(c)).Severity(p[c])
-					v.score[c] = float64(p[c])
-				}
-				return v
-			}}, nil
+			score: windowed(func(dst []classifiers.Finding, w []byte) []classifiers.Finding {
+				return m.Classify(dst, w)
+			}, m.Scores)}, nil
 	},
 	"goaway": func() (*scorer, error) {
 		d := goaway.NewProfanityDetector()

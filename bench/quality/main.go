@@ -5,16 +5,27 @@
 //	go run ./bench/quality -classifier=ensemble,lexicon,linear,goaway
 //
 // Rows are labelled with the same mapping the model is trained with
-// (classifiers/linear/train) and split the same way: the dev split (FNV-1a
-// of the row id mod 5 == 0) was held out from training, the train split was
-// not; both are reported, and "all" for the small probe sets. A finding
-// blocks at severity ≥ 2 (MEDIUM, the default threshold of SPEC §4).
+// (classifiers/linear/train, documented in docs/classifiers-model.md).
+// Each row is scored the way the server scores an item: cut into segments
+// with their context (train.Windows), each classified, a finding that ends
+// in the context left to the window before, the item as harmful as its
+// worst window. A finding blocks at severity ≥ 2 (MEDIUM, the default
+// threshold of SPEC §4).
+//
+// The "eval" rows of a set are the rows the shipped model never trained
+// on: the dev split (FNV-1a of the row id mod 5 == 0) of the sets it trains
+// on, the other rows of the development-only sets (their dev split
+// calibrates the thresholds), and every row of the probes (XSTest,
+// SimpleSafetyTests). With -lodo DIR (models from rai-train -lodo
+// -lodo-out DIR) each trainable set is also scored whole by the model
+// trained without it: the honest estimate for data never seen.
 //
 // When ../shared/data is absent it prints a message and exits 0.
 package main
 
 import (
 	"errors"
+	"hash/fnv"
 	"flag"
 	"fmt"
 	"io"
@@ -50,6 +61,7 @@ func run(args []string, w io.Writer) error {
 	data := fs.String("data", filepath.Join(train.RepoRoot(), "..", "shared", "data"), "folder of the public data sets")
 	noObf := fs.Bool("no-obfuscation", false, "skip the obfuscation robustness runs")
 	fs.StringVar(&modelPath, "model", "", "weights file for linear and ensemble instead of the shipped model (e.g. one trained by rai-train -exclude=sst,xstest)")
+	lodoDir := fs.String("lodo", "", "folder of leave-one-dataset-out models (rai-train -lodo -lodo-out DIR): score each left-out set with its model, beside go-away")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -70,6 +82,9 @@ func run(args []string, w io.Writer) error {
 	if len(results) > 1 {
 		summary(w, results)
 	}
+	if *lodoDir != "" {
+		return lodo(w, *lodoDir, corpus.Examples)
+	}
 	return nil
 }
 
@@ -86,10 +101,11 @@ type scorer struct {
 	score    func(text []byte) verdict
 }
 
-// split names.
+// split names: eval is what the shipped model never trained on (see the
+// package comment), all is every row.
 const (
-	splitDev   = "dev"
-	splitTrain = "train"
+	splitDev   = "eval"
+	splitTrain = "trained"
 	splitAll   = "all"
 )
 
@@ -98,11 +114,23 @@ var splits = []string{splitDev, splitTrain, splitAll}
 func inSplit(e *train.Example, split string) bool {
 	switch split {
 	case splitDev:
-		return train.IsDev(e.ID)
+		return isEval(e)
 	case splitTrain:
-		return !train.IsDev(e.ID)
+		return !isEval(e)
 	}
 	return true
+}
+
+// isEval reports whether the shipped model never trained on e.
+func isEval(e *train.Example) bool {
+	d, _ := train.DatasetByName(e.Dataset)
+	switch {
+	case d.Probe:
+		return true
+	case d.Trainable:
+		return train.IsDev(e.ID)
+	}
+	return !train.IsDev(e.ID)
 }
 
 type result struct {
@@ -115,6 +143,8 @@ type result struct {
 	cleanRecall    float64
 	negRows        int
 	cleanFP        float64
+	exs            []train.Example
+	v              []verdict
 }
 
 type catStats struct {
@@ -141,7 +171,7 @@ func evaluate(sc *scorer, exs []train.Example, obf bool) *result {
 	for i := range exs {
 		v[i] = sc.score([]byte(exs[i].Text))
 	}
-	r := &result{name: sc.name, describe: sc.describe, rows: len(exs), perCat: map[string][n]catStats{}}
+	r := &result{name: sc.name, describe: sc.describe, rows: len(exs), perCat: map[string][n]catStats{}, exs: exs, v: v}
 	for _, split := range splits {
 		var cs [n]catStats
 		for c := range n {
@@ -266,7 +296,7 @@ func (r *result) obfuscation(sc *scorer, exs []train.Example, v []verdict) {
 	var rows []int
 	for i := range exs {
 		e := &exs[i]
-		if !train.IsDev(e.ID) && e.Dataset != "sst" && e.Dataset != "xstest" {
+		if !isEval(e) || !sampled(e) {
 			continue
 		}
 		for c := range n {
@@ -297,7 +327,7 @@ func (r *result) obfuscation(sc *scorer, exs []train.Example, v []verdict) {
 	var negs []int
 	for i := range exs {
 		e := &exs[i]
-		if !train.IsDev(e.ID) && e.Dataset != "xstest" {
+		if !isEval(e) || !sampled(e) {
 			continue
 		}
 		all := true
@@ -357,8 +387,9 @@ func f3(x float64) string {
 
 func (r *result) print(w io.Writer) {
 	fmt.Fprintf(w, "== %s: %s\n", r.name, r.describe)
-	fmt.Fprintf(w, "rows %d; blocked = severity >= %d; dev = held out from training (FNV-1a-64(row id) mod 5 == 0), train = used to train the linear model\n\n", r.rows, blockAt)
-	for _, split := range []string{splitDev, splitTrain} {
+	fmt.Fprintf(w, "rows %d; blocked = severity >= %d; eval = rows the model never trained on (see go doc ./bench/quality)\n\n", r.rows, blockAt)
+	r.printDatasets(w)
+	for _, split := range []string{splitDev} {
 		fmt.Fprintf(w, "per category, %s split (rows with a hard label for the category):\n", split)
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 		fmt.Fprintln(tw, "category\tpos\tneg\tprecision\trecall\tF1\tAP\t")
@@ -378,8 +409,8 @@ func (r *result) print(w io.Writer) {
 	}
 	tw.Flush()
 	if r.obf != nil {
-		fmt.Fprintf(w, "\nobfuscation robustness (%d positive rows: dev split + all SST/XSTest; clean recall %s; target relative >= 0.95;\n"+
-			"  and %d negative rows: dev split + XSTest safe, blocked in any category: clean %s):\n",
+		fmt.Fprintf(w, "\nobfuscation robustness (%d positive rows: a fixed quarter of the eval rows, all of the probes; clean recall %s; target relative >= 0.95;\n"+
+			"  and %d negative rows of the same sample, blocked in any category: clean %s):\n",
 			r.obfRows, f3(r.cleanRecall), r.negRows, f3(r.cleanFP))
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 		fmt.Fprintln(tw, "obfuscation\trecall\trelative\tnegatives blocked\t")
@@ -392,7 +423,7 @@ func (r *result) print(w io.Writer) {
 }
 
 func summary(w io.Writer, rs []*result) {
-	fmt.Fprintln(w, "== summary (dev split unless marked all)")
+	fmt.Fprintln(w, "== summary (eval rows unless marked all)")
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprint(tw, "metric\ttarget\t")
 	for _, r := range rs {
@@ -438,4 +469,118 @@ func summary(w io.Writer, rs []*result) {
 		return m
 	})
 	tw.Flush()
+}
+
+// sampled keeps a fixed quarter of the rows of the large sets, and every
+// row of the probes and of sets under 2,000 rows, for the obfuscation runs.
+func sampled(e *train.Example) bool {
+	d, _ := train.DatasetByName(e.Dataset)
+	if d.Probe {
+		return true
+	}
+	h := fnv.New32a()
+	h.Write([]byte(e.ID))
+	return h.Sum32()%4 == 0
+}
+
+// printDatasets prints precision, recall, F1 and average precision per
+// data set and category on the eval rows, for every category the set has
+// positives and negatives of.
+func (r *result) printDatasets(w io.Writer) {
+	fmt.Fprintln(w, "per data set and category, eval rows:")
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "data set\ttrained on\tcategory\tpos\tneg\tprecision\trecall\tF1\tAP\t")
+	for _, d := range train.Datasets {
+		for c := range n {
+			var b train.Binary
+			var xs []train.Scored
+			for i := range r.exs {
+				e := &r.exs[i]
+				if e.Dataset != d.Name || !isEval(e) || !e.Hard(c) {
+					continue
+				}
+				pred := r.v[i].sev[c] >= blockAt
+				b.Add(pred, e.Positive(c))
+				xs = append(xs, train.Scored{Score: r.v[i].score[c], Positive: e.Positive(c)})
+			}
+			if b.TP+b.FN == 0 || b.FP+b.TN == 0 {
+				if b.TP+b.FN+b.FP+b.TN > 0 && c == 0 || b.TP+b.FN+b.FP+b.TN > 0 && b.TP+b.FN > 0 {
+					fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t\trecall %s\t\t\t\n", d.Name, trainedOn(d), classifiers.Category(c), b.TP+b.FN, b.FP+b.TN, f3(b.Recall()))
+				}
+				continue
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%s\t%s\t%s\t%s\t\n", d.Name, trainedOn(d), classifiers.Category(c), b.TP+b.FN, b.FP+b.TN,
+				f3(b.Precision()), f3(b.Recall()), f3(b.F1()), f3(train.AveragePrecision(xs)))
+		}
+	}
+	tw.Flush()
+	fmt.Fprintln(w)
+}
+
+func trainedOn(d train.Dataset) string {
+	switch {
+	case d.Probe:
+		return "probe"
+	case d.Trainable:
+		return "yes"
+	}
+	return "no"
+}
+
+// lodo scores every trainable set with the model trained without it
+// (dir/<set>.bin.gz), through the same ensemble as the server, beside
+// go-away on the same rows.
+func lodo(w io.Writer, dir string, exs []train.Example) error {
+	ga, err := newScorer("goaway")
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(w, "== leave-one-dataset-out: each set scored whole by the stack with the model trained without it")
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "data set\tcategory\tpos\tneg\tprecision\trecall\tF1\tAP\tgo-away F1\tF1 - go-away\t")
+	for _, d := range train.Datasets {
+		path := filepath.Join(dir, d.Name+".bin.gz")
+		if _, err := os.Stat(path); err != nil {
+			continue
+		}
+		modelPath = path
+		sc, err := ensembleScorer("ensemble", "")
+		if err != nil {
+			return err
+		}
+		var rows []int
+		for i := range exs {
+			if exs[i].Dataset == d.Name {
+				rows = append(rows, i)
+			}
+		}
+		v := make([]verdict, len(exs))
+		gv := make([]verdict, len(exs))
+		for _, i := range rows {
+			v[i] = sc.score([]byte(exs[i].Text))
+			gv[i] = ga.score([]byte(exs[i].Text))
+		}
+		for c := range n {
+			var b, g train.Binary
+			var xs []train.Scored
+			for _, i := range rows {
+				e := &exs[i]
+				if !e.Hard(c) {
+					continue
+				}
+				b.Add(v[i].sev[c] >= blockAt, e.Positive(c))
+				g.Add(gv[i].sev[c] >= blockAt, e.Positive(c))
+				xs = append(xs, train.Scored{Score: v[i].score[c], Positive: e.Positive(c)})
+			}
+			if b.TP+b.FN == 0 || b.FP+b.TN == 0 {
+				continue
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t%+.3f\t\n", d.Name, classifiers.Category(c), b.TP+b.FN, b.FP+b.TN,
+				f3(b.Precision()), f3(b.Recall()), f3(b.F1()), f3(train.AveragePrecision(xs)), f3(g.F1()), b.F1()-g.F1())
+		}
+	}
+	modelPath = ""
+	tw.Flush()
+	fmt.Fprintln(w)
+	return nil
 }

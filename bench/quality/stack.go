@@ -4,6 +4,7 @@ import (
 	"github.com/openrai/raiserver/classifiers"
 	"github.com/openrai/raiserver/classifiers/ensemble"
 	"github.com/openrai/raiserver/classifiers/lexicon"
+	"github.com/openrai/raiserver/classifiers/linear/train"
 )
 
 func init() {
@@ -12,16 +13,8 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
-		var dst []classifiers.Finding
 		return &scorer{name: "lexicon", describe: "classifiers/lexicon rules alone; score = severity",
-			score: func(text []byte) verdict {
-				dst = rules.Classify(dst[:0], text)
-				return fromFindings(dst)
-			}}, nil
-	}
-	constructors["ensemble-alone2"] = func() (*scorer, error) {
-		return ensembleScorer("ensemble-alone2", "as ensemble, with ensemble.WithModelAloneMax(2): a sure model blocks clean text too",
-			ensemble.WithModelAloneMax(2))
+			score: windowed(rules.Classify, nil)}, nil
 	}
 	constructors["ensemble"] = func() (*scorer, error) {
 		return ensembleScorer("ensemble", "ensemble of lexicon.Default and the linear model, as ensemble.Default")
@@ -41,16 +34,40 @@ func ensembleScorer(name, describe string, opts ...ensemble.Option) (*scorer, er
 		return nil, err
 	}
 	e := ensemble.New(rules, m, opts...)
-	var dst []classifiers.Finding
 	return &scorer{name: name, describe: describe + "; score = severity + 0.99·probability",
-		score: func(text []byte) verdict {
-			dst = e.Classify(dst[:0], text)
-			v := fromFindings(dst)
-			var p [n]float32
-			m.Scores(text, &p)
-			for c := range n {
-				v.score[c] += 0.99 * float64(p[c])
+		score: windowed(e.Classify, m.Scores)}, nil
+}
+
+// windowed scores a whole item the way the analyzer does: each window of
+// train.Windows is classified, findings that end in the window's context
+// are left to the window before, and the item's severity per category is
+// the largest over its windows. probs, when not nil, adds 0.99 times the
+// largest model probability over the windows to the score.
+func windowed(classify func([]classifiers.Finding, []byte) []classifiers.Finding, probs func([]byte, *[n]float32)) func([]byte) verdict {
+	var dst []classifiers.Finding
+	var ws []train.Window
+	return func(text []byte) (v verdict) {
+		var pmax [n]float32
+		ws = train.Windows(ws[:0], text)
+		for _, w := range ws {
+			dst = classify(dst[:0], text[w.From:w.End])
+			for _, f := range dst {
+				if w.From+f.End <= w.Start || int(f.Category) >= n {
+					continue
+				}
+				v.sev[f.Category] = max(v.sev[f.Category], f.Severity)
 			}
-			return v
-		}}, nil
+			if probs != nil {
+				var p [n]float32
+				probs(text[w.From:w.End], &p)
+				for c := range n {
+					pmax[c] = max(pmax[c], p[c])
+				}
+			}
+		}
+		for c := range n {
+			v.score[c] = float64(v.sev[c]) + 0.99*float64(pmax[c])
+		}
+		return v
+	}
 }

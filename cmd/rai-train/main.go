@@ -97,6 +97,8 @@ func run(args []string, stdout io.Writer) error {
 	spaced := fs.Float64("spaced", float64(def.SpacedWeight), "weight of letter-spaced twins of the training rows (0: none)")
 	exclude := fs.String("exclude", "", "comma-separated data sets to leave out entirely (davidson, toxigen, xstest, sst, synthetic), for held-out evaluation")
 	lodo := fs.Bool("lodo", false, "also train leave-one-dataset-out models and report their metrics on the left-out data set")
+	lodoDir := fs.String("lodo-out", "", "with -lodo: also write each leave-one-dataset-out model to DIR/<dataset>.bin.gz (for go run ./bench/quality -lodo DIR)")
+	windows := fs.Bool("windows", def.WindowNegatives, "add the server windows of long benign texts as negative rows")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -106,6 +108,7 @@ func run(args []string, stdout io.Writer) error {
 	cfg.L2, cfg.MaxIter = *l2, *maxIter
 	cfg.OffensiveWeight, cfg.SyntheticWeight, cfg.PosBalance = float32(*offensive), float32(*synthW), *posBal
 	cfg.SpacedWeight = float32(*spaced)
+	cfg.WindowNegatives = *windows
 
 	corpus := &train.Corpus{}
 	if *dataDir != "" {
@@ -130,11 +133,18 @@ func run(args []string, stdout io.Writer) error {
 		}
 		corpus.Examples = filter(corpus.Examples, func(e train.Example) bool { return !drop[e.Dataset] })
 	}
+	// Training rows: the train split of the sets whose licence allows it.
+	// Calibration rows: the dev split of every set but the probes, so that
+	// thresholds are read on the traffic the model will see, including
+	// the development-only sets (never trained on).
 	var tr, dev []train.Example
 	for _, e := range corpus.Examples {
-		if train.IsDev(e.ID) {
+		d, _ := train.DatasetByName(e.Dataset)
+		switch {
+		case d.Probe:
+		case train.IsDev(e.ID):
 			dev = append(dev, e)
-		} else {
+		case d.Trainable:
 			tr = append(tr, e)
 		}
 	}
@@ -175,16 +185,32 @@ func run(args []string, stdout io.Writer) error {
 	}
 	if *lodo {
 		man.LODO = map[string]train.Report{}
-		for _, d := range []string{"davidson", "toxigen", "xstest", "sst"} {
-			keep := func(e train.Example) bool { return e.Dataset != d }
+		for _, d := range train.Datasets {
+			if !d.Trainable || d.Name == "synthetic" {
+				continue
+			}
+			keep := func(e train.Example) bool { return e.Dataset != d.Name }
 			r, err := train.Train(filter(tr, keep), filter(dev, keep), cfg)
 			if err != nil {
 				return err
 			}
-			out := filter(corpus.Examples, func(e train.Example) bool { return e.Dataset == d })
+			out := filter(corpus.Examples, func(e train.Example) bool { return e.Dataset == d.Name })
 			if len(out) > 0 {
-				man.LODO[d] = train.Evaluate(r.Model, out)
+				man.LODO[d.Name] = train.Evaluate(r.Model, out)
 			}
+			if *lodoDir != "" {
+				var b bytes.Buffer
+				if _, err := r.Model.WriteTo(&b); err != nil {
+					return err
+				}
+				if err := os.MkdirAll(*lodoDir, 0o755); err != nil {
+					return err
+				}
+				if err := os.WriteFile(filepath.Join(*lodoDir, d.Name+".bin.gz"), b.Bytes(), 0o644); err != nil {
+					return err
+				}
+			}
+			fmt.Fprintf(stdout, "lodo %s done\n", d.Name)
 		}
 	}
 	js, err := json.MarshalIndent(man, "", "  ")

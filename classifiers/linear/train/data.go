@@ -107,8 +107,9 @@ type Corpus struct {
 	Files    []File
 }
 
-// LoadShared reads the four public data sets under dir (../shared/data).
-// It returns ErrNoData when dir does not exist.
+// LoadShared reads every data set of Datasets under dir (../shared/data),
+// trainable or not: callers train on the rows whose Trainable is true and
+// measure on the rest. It returns ErrNoData when dir does not exist.
 func LoadShared(dir string) (*Corpus, error) {
 	if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("%w: %s", ErrNoData, dir)
@@ -122,12 +123,57 @@ func LoadShared(dir string) (*Corpus, error) {
 		{"toxigen/toxigen_seed_sentences.jsonl", loadToxiGen},
 		{"xstest/xstest_prompts.csv", loadXSTest},
 		{"simplesafetytests/sst_test_cases.csv", loadSST},
+		{"hatexplain/df_val_processed.csv", loadHateXplain},
+		{"sbic/SBIC.v2.agg.dev.csv", loadSBIC},
+		{"toxic_spans/toxic_spans_per_comment.csv", loadToxicSpans},
+		{"i2p/i2p_benchmark.csv", loadI2P},
+		{"reddit_cssrs/500_Reddit_users_posts_labels.csv", loadCSSRS},
+		{"dolly/dolly_first6400.jsonl", benignJSONL("dolly", "instruction")},
+		{"dolly/dolly_open_qa.jsonl", loadDollyOpenQA},
+		{"squad2_wiki/squad2_dev_questions.jsonl", benignJSONL("squad2", "text")},
+		{"squad2_wiki/squad2_dev_paragraphs.jsonl", benignJSONL("squad2", "text")},
+		{"forbidden_questions/forbidden_question_set.csv", loadForbidden},
+		{"catqa/catqa_english.json", loadCatQA},
+		{"aart/aart-v1-20231117.csv", loadAART},
+		{"coconot/coconot_eval.jsonl", loadCoCoNot("eval")},
+		{"coconot/coconot_pref.jsonl", loadCoCoNot("pref")},
+		{"coconot/coconot_contrast_eval.jsonl", loadCoCoNot("contrast")},
+		{"safetext/SafeText.json", loadSafeText},
+		{"salad_rebuttal/salad_rebuttal_question_label.csv", loadSALAD},
+		{"surge_profanity/profanity_en.csv", loadSurge},
+		{"dynahate/db_dev.csv", loadDynaHate},
+		{"gab_hate_corpus/ghc_train.tsv", loadGab("train")},
+		{"gab_hate_corpus/ghc_test.tsv", loadGab("test")},
+		{"olid/olid-training-v1.0.tsv", loadOLID},
+		{"sdcnl/training-set.csv", loadSDCNL("train")},
+		{"sdcnl/testing-set.csv", loadSDCNL("test")},
+		{"safecity/train.csv", loadSafeCity("train")},
+		{"safecity/dev.csv", loadSafeCity("dev")},
+		{"safecity/test.csv", loadSafeCity("test")},
+		{"counsel_chat/counsel_chat.csv", loadCounselChat},
 	}
 	for _, l := range loaders {
 		if err := c.add(dir, l.path, l.load); err != nil {
 			return nil, err
 		}
 	}
+	// Latent Hatred's stage-2 file refines stage 1's rows.
+	s1, err1 := os.ReadFile(filepath.Join(dir, "implicit_hate", "implicit_hate_v1_stg1_posts.tsv"))
+	s2, err2 := os.ReadFile(filepath.Join(dir, "implicit_hate", "implicit_hate_v1_stg2_posts.tsv"))
+	if errors.Is(err1, fs.ErrNotExist) {
+		return c, nil
+	}
+	if err1 != nil || err2 != nil {
+		return nil, fmt.Errorf("train: implicit_hate: %w", errors.Join(err1, err2))
+	}
+	ih, err := loadImplicitHate(s1, s2)
+	if err != nil {
+		return nil, fmt.Errorf("train: implicit_hate: %w", err)
+	}
+	c.Examples = append(c.Examples, ih...)
+	c.Files = append(c.Files,
+		File{Path: "implicit_hate/implicit_hate_v1_stg1_posts.tsv", SHA256: sha(s1), Rows: len(ih)},
+		File{Path: "implicit_hate/implicit_hate_v1_stg2_posts.tsv", SHA256: sha(s2)})
 	return c, nil
 }
 
@@ -149,6 +195,9 @@ func (c *Corpus) AddSynthetic(path, name string) error {
 
 func (c *Corpus) add(dir, rel string, load func([]byte) ([]Example, error)) error {
 	data, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(rel)))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil // a set not in this copy of the data: the manifest lists what was read
+	}
 	if err != nil {
 		return fmt.Errorf("train: %w", err)
 	}

@@ -63,19 +63,23 @@ type Binary struct {
 func Count(xs []Scored, thr float64) Binary {
 	var b Binary
 	for _, x := range xs {
-		pred := x.Score >= thr
-		switch {
-		case pred && x.Positive:
-			b.TP++
-		case pred:
-			b.FP++
-		case x.Positive:
-			b.FN++
-		default:
-			b.TN++
-		}
+		b.Add(x.Score >= thr, x.Positive)
 	}
 	return b
+}
+
+// Add counts one decision: pred is the classifier's, pos the label.
+func (b *Binary) Add(pred, pos bool) {
+	switch {
+	case pred && pos:
+		b.TP++
+	case pred:
+		b.FP++
+	case pos:
+		b.FN++
+	default:
+		b.TN++
+	}
 }
 
 // Precision is TP/(TP+FP), NaN when nothing was predicted.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"unicode"
@@ -40,6 +41,12 @@ type Config struct {
 	// It teaches the model the word-internal n-grams that survive the
 	// join, for robustness to letter-spacing evasion.
 	SpacedWeight float32 `json:"spaced_weight"`
+	// WindowNegatives adds, for every example longer than one server
+	// window, each window (segment and context, as the analyzer classifies
+	// it) as a negative row for the categories the example is a hard
+	// negative for, at weight w/√k for k windows: every sentence of a benign
+	// post is benign, and the server scores sentences, not posts.
+	WindowNegatives bool `json:"window_negatives"`
 	// Calibration sets the severity thresholds from the development split.
 	Calibration Calibration `json:"calibration"`
 }
@@ -56,6 +63,9 @@ type Calibration struct {
 	// one set's development negatives reaches High.
 	HighDomainFPR float64 `json:"high_domain_fpr"`
 	VetoMiss      float64 `json:"veto_miss"`
+	// BenignFPR bounds Medium from below: at most this share of any benign
+	// development set's rows reaches it (see Calibrate).
+	BenignFPR float64 `json:"benign_fpr"`
 }
 
 // DefaultConfig is the configuration of the shipped model.
@@ -71,7 +81,8 @@ func DefaultConfig() Config {
 		SyntheticWeight: 2,
 		PosBalance:      0.5,
 		SpacedWeight:    1,
-		Calibration:     Calibration{LowFPR: 0.05, MediumFPR: 0.01, HighFPR: 0.002, HighDomainFPR: 0.03, VetoMiss: 0.05},
+		WindowNegatives: true,
+		Calibration:     Calibration{LowFPR: 0.05, MediumFPR: 0.01, HighFPR: 0.002, HighDomainFPR: 0.03, VetoMiss: 0.05, BenignFPR: 0.01},
 	}
 }
 
@@ -132,6 +143,9 @@ func (cfg *Config) weight(e *Example, c int) float64 {
 	case e.Dataset == "synthetic":
 		w *= float64(cfg.SyntheticWeight)
 	}
+	if d, ok := DatasetByName(e.Dataset); ok && e.Dataset != "synthetic" && d.Weight > 0 {
+		w *= float64(d.Weight)
+	}
 	return w
 }
 
@@ -145,6 +159,9 @@ func Train(exs, dev []Example, cfg Config) (*Result, error) {
 	}
 	if cfg.History <= 0 || cfg.MaxIter <= 0 {
 		return nil, errors.New("train: History and MaxIter must be positive")
+	}
+	if cfg.WindowNegatives {
+		exs = withWindows(exs)
 	}
 	if cfg.SpacedWeight > 0 {
 		exs = withSpaced(exs, cfg.SpacedWeight)
@@ -208,38 +225,86 @@ func Train(exs, dev []Example, cfg Config) (*Result, error) {
 	return res, nil
 }
 
-// Probabilities scores every example with m.
+// Probabilities scores every example with m the way the server scores an
+// item: the largest probability over its windows (Windows).
 func Probabilities(m *linear.Model, exs []Example) [][N]float32 {
 	out := make([][N]float32, len(exs))
+	var ws []Window
 	for i := range exs {
-		m.Scores([]byte(exs[i].Text), &out[i])
+		text := []byte(exs[i].Text)
+		ws = Windows(ws[:0], text)
+		for _, w := range ws {
+			var p [N]float32
+			m.Scores(text[w.From:w.End], &p)
+			for c := range N {
+				out[i][c] = max(out[i][c], p[c])
+			}
+		}
+	}
+	return out
+}
+
+// withWindows returns exs followed by the window rows of WindowNegatives.
+func withWindows(exs []Example) []Example {
+	out := append([]Example(nil), exs...)
+	var ws []Window
+	for _, e := range exs {
+		if len(e.Text) <= 200 {
+			continue
+		}
+		ws = Windows(ws[:0], []byte(e.Text))
+		if len(ws) < 2 {
+			continue
+		}
+		scale := float32(1 / math.Sqrt(float64(len(ws))))
+		for k, w := range ws {
+			r := Example{Dataset: e.Dataset, ID: e.ID + "#w" + strconv.Itoa(k), Kind: e.Kind, Text: e.Text[w.From:w.End]}
+			any := false
+			for c := range N {
+				if e.Negative(c) {
+					r.Weight[c], any = e.Weight[c]*scale, true
+				}
+			}
+			if any {
+				out = append(out, r)
+			}
+		}
 	}
 	return out
 }
 
 // Calibrate sets each category's thresholds from the development examples
-// with hard labels for it (see Calibration). Low, Medium and High are the
-// (1-r)-quantiles of all development negatives' scores for the rates r of
-// cal; High is then raised, if needed, to the (1-HighDomainFPR)-quantile
-// of each data set's negatives alone (sets with at least
-// minCalibNegatives): the worst domain decides where the model may block
-// on its own, so a large easy set (tweets) cannot set a threshold that
-// hard negatives (XSTest-like prompts) then exceed. With too few
-// development examples it falls back to fixed thresholds.
+// with hard labels for it, scored the way the server scores items
+// (Probabilities: the worst window).
+//
+// Medium, the default blocking point, maximizes the mean F1 over the data
+// sets whose development rows hold at least minCalibNegatives negatives and
+// minCalibPositives positives of the category, so that no one large set
+// (or its base rate) decides, subject to a ceiling on false positives in
+// every benign set (development rows that are all negative for the
+// category, such as assistant instructions, encyclopedia text, benign
+// look-alike requests and therapy questions): at most BenignFPR of any of
+// them reaches Medium. Low is the (1-LowFPR)-quantile of all development
+// negatives, and High the (1-HighFPR)-quantile raised to keep each set's
+// negatives under HighDomainFPR; both are then kept on their side of
+// Medium. With too few development examples it falls back to the
+// quantiles alone.
 func Calibrate(m *linear.Model, dev []Example, cal Calibration) [N]linear.Thresholds {
 	probs := Probabilities(m, dev)
 	var out [N]linear.Thresholds
 	for c := range N {
-		byDataset := map[string][]float64{}
+		negBy := map[string][]float64{}
+		posBy := map[string][]float64{}
 		var neg, pos []float64
 		for i := range dev {
+			p := float64(probs[i][c])
 			switch {
 			case dev[i].Negative(c):
-				p := float64(probs[i][c])
 				neg = append(neg, p)
-				byDataset[dev[i].Dataset] = append(byDataset[dev[i].Dataset], p)
+				negBy[dev[i].Dataset] = append(negBy[dev[i].Dataset], p)
 			case dev[i].Positive(c):
-				pos = append(pos, float64(probs[i][c]))
+				pos = append(pos, p)
+				posBy[dev[i].Dataset] = append(posBy[dev[i].Dataset], p)
 			}
 		}
 		t := linear.Thresholds{Veto: 0.02, Low: 0.5, Medium: 0.7, High: 0.9}
@@ -248,11 +313,14 @@ func Calibrate(m *linear.Model, dev []Example, cal Calibration) [N]linear.Thresh
 			t.Low = float32(quantile(neg, 1-cal.LowFPR))
 			t.Medium = float32(quantile(neg, 1-cal.MediumFPR))
 			t.High = float32(quantile(neg, 1-cal.HighFPR))
-			for _, xs := range byDataset {
+			for _, xs := range negBy {
 				if len(xs) >= minCalibNegatives {
 					slices.Sort(xs)
 					t.High = max(t.High, float32(quantile(xs, 1-cal.HighDomainFPR)))
 				}
+			}
+			if mt, ok := bestMedium(negBy, posBy, cal.BenignFPR); ok {
+				t.Medium = mt
 			}
 		}
 		if len(pos) >= 10 {
@@ -262,13 +330,71 @@ func Calibrate(m *linear.Model, dev []Example, cal Calibration) [N]linear.Thresh
 		// Keep the order 0 ≤ Veto ≤ Low ≤ Medium ≤ High ≤ 1, nudging each
 		// cut just above the score it was read from, so that a negative
 		// scoring exactly the quantile is not flagged.
-		t.Low = nextUp(t.Low)
-		t.Medium = max(nextUp(t.Medium), t.Low)
+		t.Medium = nextUp(t.Medium)
+		t.Low = min(nextUp(t.Low), t.Medium)
 		t.High = min(max(nextUp(t.High), t.Medium), 1)
 		t.Veto = min(t.Veto, t.Low)
 		out[c] = t
 	}
 	return out
+}
+
+// minCalibPositives is the fewest development positives of one data set
+// for its F1 to take part in choosing Medium.
+const minCalibPositives = 20
+
+// bestMedium returns the threshold that maximizes the mean per-set F1 over
+// the sets with enough positives and negatives, among the thresholds that
+// keep every benign set's false-positive rate at most benignFPR.
+func bestMedium(negBy, posBy map[string][]float64, benignFPR float64) (float32, bool) {
+	type set struct{ pos, neg []float64 }
+	var labelled []set
+	var ceiling float64 // the least threshold the benign sets allow
+	names := make([]string, 0, len(negBy))
+	for d := range negBy {
+		names = append(names, d)
+	}
+	slices.Sort(names)
+	for _, d := range names {
+		ns, ps := negBy[d], posBy[d]
+		slices.Sort(ns)
+		switch {
+		case len(ps) == 0 && len(ns) >= minCalibNegatives:
+			ceiling = max(ceiling, quantile(ns, 1-benignFPR))
+		case len(ps) >= minCalibPositives && len(ns) >= minCalibNegatives:
+			slices.Sort(ps)
+			labelled = append(labelled, set{ps, ns})
+		}
+	}
+	if len(labelled) == 0 {
+		return 0, false
+	}
+	best, bestF := float32(0), -1.0
+	for k := 1; k < 400; k++ {
+		thr := float64(k) / 400
+		if thr <= ceiling {
+			continue
+		}
+		var sum float64
+		for _, s := range labelled {
+			tp := len(s.pos) - countBelow(s.pos, thr)
+			fp := len(s.neg) - countBelow(s.neg, thr)
+			fn := len(s.pos) - tp
+			if tp > 0 {
+				sum += 2 * float64(tp) / float64(2*tp+fp+fn)
+			}
+		}
+		if f := sum / float64(len(labelled)); f > bestF {
+			best, bestF = float32(thr), f
+		}
+	}
+	return best, bestF >= 0
+}
+
+// countBelow returns how many of sorted xs are < thr.
+func countBelow(xs []float64, thr float64) int {
+	i, _ := slices.BinarySearch(xs, thr)
+	return i
 }
 
 // minCalibNegatives is the fewest development negatives of one data set

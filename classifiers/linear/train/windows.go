@@ -1,0 +1,33 @@
+package train
+
+import (
+	"github.com/openrai/raiserver/analyzer"
+	"github.com/openrai/raiserver/segmenter"
+)
+
+// Window is one classifier call the server makes for an item: the segment
+// [Start, End) of the item's text, classified together with the context
+// bytes [From, Start) before it.
+type Window struct{ From, Start, End int }
+
+// Windows returns the classifier calls the analyzer makes for a whole item
+// of text: segmenter.DefaultMaxBytes segments, each with up to
+// analyzer.DefaultContextBytes of the text before it (moved forward to a
+// rune start). An item is as harmful as its worst window, and a finding
+// that ends inside the context belongs to the window before.
+func Windows(dst []Window, text []byte) []Window {
+	sg := segmenter.New(segmenter.DefaultMaxBytes)
+	for start := 0; start < len(text); {
+		n := sg.Next(text[start:], true)
+		if n <= 0 {
+			break
+		}
+		from := max(0, start-analyzer.DefaultContextBytes)
+		for from < start && from > 0 && text[from]&0xC0 == 0x80 {
+			from++
+		}
+		dst = append(dst, Window{From: from, Start: start, End: start + n})
+		start += n
+	}
+	return dst
+}
