@@ -7,7 +7,9 @@ import (
 	"time"
 
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/credentials/insecure"
+	"google.golang.org/grpc/status"
 
 	raiv1 "github.com/openrai/raiserver/gen/rai/v1"
 )
@@ -197,7 +199,8 @@ func (c *Client) FailMode() FailMode { return c.cfg.failMode }
 // or when the service rejects a payload (ErrRejected, with the service's
 // description: the request index and JSON path, never the text).
 func (c *Client) Check(ctx context.Context, api API, source Source, payloads ...[]byte) (*Verdict, error) {
-	cctx, cancel := context.WithTimeout(ctx, c.cfg.timeout)
+	ours := time.Now().Add(c.cfg.timeout)
+	cctx, cancel := context.WithDeadline(ctx, ours)
 	defer cancel()
 	t := newTally()
 	err := c.run(cctx, t, api, source, payloads)
@@ -206,6 +209,11 @@ func (c *Client) Check(ctx context.Context, api API, source Source, payloads ...
 	}
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
+	}
+	if theirs, ok := ctx.Deadline(); ok && theirs.Before(ours) && status.Code(err) == codes.DeadlineExceeded {
+		// The server or the transport saw the caller's deadline pass just
+		// before ctx did.
+		return nil, context.DeadlineExceeded
 	}
 	if errors.Is(err, ErrRejected) {
 		return nil, err

@@ -8,6 +8,9 @@ import (
 	"sync"
 	"time"
 
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
 	"github.com/openrai/raiserver/extract"
 	raiv1 "github.com/openrai/raiserver/gen/rai/v1"
 )
@@ -153,10 +156,15 @@ func (g *Gate) recvLoop() {
 				g.finalTimer.Stop()
 			}
 			g.mu.Unlock()
-			if g.parent.Err() != nil {
-				// The caller gave up: not the service's failure, so the
-				// fail mode does not apply.
-				g.fail(g.parent.Err())
+			if g.parent.Err() != nil || status.Code(err) == codes.DeadlineExceeded {
+				// The caller gave up (the stream's only deadline is the
+				// caller's; the gate's own timers cancel): not the service's
+				// failure, so the fail mode does not apply.
+				cause := g.parent.Err()
+				if cause == nil {
+					cause = context.DeadlineExceeded
+				}
+				g.fail(cause)
 				return
 			}
 			if end == nil {
