@@ -29,7 +29,7 @@ func newBackend(cfg *config, model Model, guard *client.Client, agents map[strin
 	b.mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
 		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
 	})
-	b.mux.Handle("GET /", webHandler())
+	b.mux.Handle("GET /{$}", webHandler())
 	return b
 }
 

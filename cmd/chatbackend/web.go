@@ -1,23 +1,20 @@
 package main
 
 import (
-	"embed"
-	"io/fs"
+	_ "embed"
 	"net/http"
 )
 
-//go:embed web
-var webFiles embed.FS
+//go:embed web/index.html
+var indexHTML []byte
 
-// webHandler serves the chat page at / (web/index.html, no build step).
+// webHandler serves the chat page at / (web/index.html: plain HTML and
+// JavaScript, embedded, no build step).
 func webHandler() http.Handler {
-	sub, err := fs.Sub(webFiles, "web")
-	if err != nil {
-		panic(err) // the embedded tree is fixed at build time
-	}
-	files := http.FileServerFS(sub)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		w.Header().Set("Content-Security-Policy", "default-src 'self'; script-src 'unsafe-inline'; style-src 'unsafe-inline'")
-		files.ServeHTTP(w, r)
+		w.Header().Set("Cache-Control", "no-cache")
+		_, _ = w.Write(indexHTML)
 	})
 }
