@@ -27,11 +27,7 @@ import (
 )
 
 func TestMain(m *testing.M) {
-	goleak.VerifyTestMain(m,
-		// chromedp's CDP websocket reader may still be unwinding when the
-		// browser test returns; it ends with the browser process.
-		goleak.IgnoreAnyFunction("github.com/chromedp/chromedp.(*Browser).run"),
-	)
+	goleak.VerifyTestMain(m)
 }
 
 // The harmful sentence is README's example; it is never printed: failures
