@@ -242,13 +242,13 @@ func (b *backend) agentBody(a *Agent, req *agentRequest) []byte {
 }
 
 // botMessage is the agent's ChatMessage.
-func botMessage(id, content string) map[string]any {
-	return map[string]any{
-		"sender":        "bot",
-		"content":       content,
-		"message_id":    id,
-		"content_parts": []any{map[string]any{"type": "text", "text": content}},
-		"evidences":     []any{},
+func botMessage(id, content string) orderedObject {
+	return orderedObject{
+		{"sender", "bot"},
+		{"content", content},
+		{"message_id", id},
+		{"content_parts", []any{orderedObject{{"type", "text"}, {"text", content}}}},
+		{"evidences", []any{}},
 	}
 }
 
@@ -273,7 +273,7 @@ func (b *backend) handleAgentResponse(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var text strings.Builder
-	res := b.runAnswer(r.Context(), body, func(s string) error { text.WriteString(s); return nil })
+	res := b.runAnswer(r.Context(), body, nil, func(s string) error { text.WriteString(s); return nil })
 	switch {
 	case res.err == nil:
 	case res.blocked:
@@ -313,10 +313,6 @@ func (b *backend) handleAgentStream(w http.ResponseWriter, r *http.Request) {
 	if _, ok := b.checkPrompt(w, r, body, agentErrors); !ok {
 		return
 	}
-	w.Header().Set("Content-Type", "text/event-stream")
-	w.Header().Set("Cache-Control", "no-cache")
-	w.Header().Set("X-Accel-Buffering", "no")
-	w.WriteHeader(http.StatusOK)
 	id := newMessageID()
 	index := 0
 	var text strings.Builder
@@ -332,10 +328,24 @@ func (b *backend) handleAgentStream(w http.ResponseWriter, r *http.Request) {
 		flush(w)
 		return nil
 	}
-	res := b.runAnswer(r.Context(), body, func(s string) error {
+	start := func() error {
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.Header().Set("Cache-Control", "no-cache")
+		w.Header().Set("X-Accel-Buffering", "no")
+		w.WriteHeader(http.StatusOK)
+		flush(w)
+		return nil
+	}
+	res := b.runAnswer(r.Context(), body, start, func(s string) error {
 		text.WriteString(s)
 		return send()
 	})
+	if !res.started {
+		code, msg := answerFailure(res)
+		b.log.Warn("answer failed before it started", "path", r.URL.Path, "err", res.err)
+		agentErrors(w, code, msg)
+		return
+	}
 	switch {
 	case res.err == nil:
 		_ = send() // the final event: the whole message

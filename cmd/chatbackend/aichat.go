@@ -152,7 +152,7 @@ func (b *backend) handleChat(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var text bytes.Buffer
-	res := b.runAnswer(r.Context(), body, func(s string) error { text.WriteString(s); return nil })
+	res := b.runAnswer(r.Context(), body, nil, func(s string) error { text.WriteString(s); return nil })
 	switch {
 	case res.err == nil:
 	case res.blocked:
@@ -183,10 +183,6 @@ func (b *backend) handleChatStream(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	w.Header().Set("Content-Type", "application/json-lines")
-	w.Header().Set("Cache-Control", "no-cache")
-	w.Header().Set("X-Accel-Buffering", "no")
-	w.WriteHeader(http.StatusOK)
 	enc := json.NewEncoder(w)
 	write := func(v any) error {
 		if err := enc.Encode(v); err != nil {
@@ -195,18 +191,28 @@ func (b *backend) handleChatStream(w http.ResponseWriter, r *http.Request) {
 		flush(w)
 		return nil
 	}
-	if write(orderedObject{
-		{"delta", map[string]string{"role": "assistant"}},
-		{"context", b.chatContext(prompt, nil)},
-		{req.stateKey, req.stateValue()},
-	}) != nil {
-		return
+	start := func() error {
+		w.Header().Set("Content-Type", "application/json-lines")
+		w.Header().Set("Cache-Control", "no-cache")
+		w.Header().Set("X-Accel-Buffering", "no")
+		w.WriteHeader(http.StatusOK)
+		return write(orderedObject{
+			{"delta", map[string]string{"role": "assistant"}},
+			{"context", b.chatContext(prompt, nil)},
+			{req.stateKey, req.stateValue()},
+		})
 	}
 	released := 0
-	res := b.runAnswer(r.Context(), body, func(s string) error {
+	res := b.runAnswer(r.Context(), body, start, func(s string) error {
 		released += len(s)
 		return write(map[string]any{"delta": map[string]string{"content": s}})
 	})
+	if !res.started {
+		code, msg := answerFailure(res)
+		b.log.Warn("answer failed before it started", "path", r.URL.Path, "err", res.err)
+		chatErrors(w, code, msg)
+		return
+	}
 	switch {
 	case res.err == nil:
 		_ = write(orderedObject{

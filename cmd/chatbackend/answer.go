@@ -22,6 +22,7 @@ type answerResult struct {
 	block     *client.Block
 	verdict   *client.Verdict
 	unchecked bool // some text was released unchecked (fail-open)
+	started   bool // the model stream and the gate were open and onStart ran
 }
 
 // filterResults is the content_filter_results of the answer (choice 0).
@@ -34,10 +35,14 @@ func (r *answerResult) filterResults() client.ContentFilterResults {
 
 // runAnswer streams the model's answer to body through a Gate and calls
 // onText with each piece of choice 0's content as the content filter
-// releases it. One goroutine reads the model and feeds the gate; this one
-// writes releases. It returns when the answer is complete, cut off, or
-// failed; the model is stopped (its context cancelled) before it returns.
-func (b *backend) runAnswer(ctx context.Context, body []byte, onText func(string) error) answerResult {
+// releases it. onStart (if not nil) runs once the model has accepted the
+// request and the gate is open, before any text: a streaming handler writes
+// its headers there, so that a model that refuses the request (an upstream
+// 401 or 429) still gets a plain HTTP error. One goroutine reads the model
+// and feeds the gate; this one writes releases. runAnswer returns when the
+// answer is complete, cut off, or failed; the model is stopped (its context
+// cancelled) before it returns.
+func (b *backend) runAnswer(ctx context.Context, body []byte, onStart func() error, onText func(string) error) answerResult {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	stream, err := b.model.Stream(ctx, body)
@@ -49,6 +54,13 @@ func (b *backend) runAnswer(ctx context.Context, body []byte, onText func(string
 		stream.Close()
 		return answerResult{err: err}
 	}
+	if onStart != nil {
+		if err := onStart(); err != nil {
+			stream.Close()
+			g.Close()
+			return answerResult{err: fmt.Errorf("%w: %w", errClientGone, err)}
+		}
+	}
 	modelErr := make(chan error, 1)
 	go func() { modelErr <- feed(stream, g) }()
 	defer func() {
@@ -57,7 +69,7 @@ func (b *backend) runAnswer(ctx context.Context, body []byte, onText func(string
 		<-modelErr
 	}()
 
-	var res answerResult
+	res := answerResult{started: true}
 	for {
 		r, err := g.Recv()
 		if err == io.EOF {
