@@ -193,7 +193,7 @@ func ndjson(t *testing.T, body []byte) []map[string]any {
 // sseEvent is one Server-Sent Event.
 type sseEvent struct {
 	event, id, data, retry string
-	order              []string // field names in the order they came
+	order                  []string // field names in the order they came
 }
 
 func parseSSE(body []byte) []sseEvent {
