@@ -426,6 +426,9 @@ func (g *Gate) Close() error {
 	if g.block == nil && g.err == nil && !g.ended {
 		g.err = ErrClosed
 	}
+	if g.finalTimer != nil {
+		g.finalTimer.Stop()
+	}
 	g.broadcast()
 	g.mu.Unlock()
 	g.cancel()
