@@ -20,6 +20,7 @@ type chatRequest struct {
 	context  json.RawMessage // echoed nowhere; overrides.temperature is honoured
 	state    json.RawMessage // session state, echoed back
 	stateKey string          // "session_state" or "sessionState", as the request spelled it
+	stream   bool            // "stream": true (the 2024-01-28 protocol's flag)
 }
 
 type chatMessage struct {
@@ -39,6 +40,9 @@ func parseChatRequest(body []byte) (*chatRequest, error) {
 		req.state = s
 	} else if s, ok := raw["sessionState"]; ok {
 		req.state, req.stateKey = s, "sessionState"
+	}
+	if s, ok := raw["stream"]; ok && json.Unmarshal(s, &req.stream) != nil && string(s) != "null" {
+		return nil, errors.New(`"stream" must be a boolean`)
 	}
 	msgs, ok := raw["messages"]
 	if !ok {
@@ -140,10 +144,16 @@ func (o orderedObject) MarshalJSON() ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// handleChat serves POST /chat.
+// handleChat serves POST /chat. A request with "stream": true is answered
+// as /chat/stream answers, for clients of the protocol's first version,
+// which chose streaming with that flag.
 func (b *backend) handleChat(w http.ResponseWriter, r *http.Request) {
 	req, ok := b.readChatRequest(w, r)
 	if !ok {
+		return
+	}
+	if req.stream {
+		b.serveChatStream(w, r, req)
 		return
 	}
 	body := b.chatModelBody(b.cfg.systemPrompt, req.messages, req.temperature())
@@ -174,10 +184,15 @@ func (b *backend) handleChat(w http.ResponseWriter, r *http.Request) {
 
 // handleChatStream serves POST /chat/stream.
 func (b *backend) handleChatStream(w http.ResponseWriter, r *http.Request) {
-	req, ok := b.readChatRequest(w, r)
-	if !ok {
-		return
+	if req, ok := b.readChatRequest(w, r); ok {
+		b.serveChatStream(w, r, req)
 	}
+}
+
+// serveChatStream answers req with NDJSON chunks: the role with the context
+// and session state, the answer's text as the content filter releases it,
+// and a last chunk with the answer's filter results, or an error chunk.
+func (b *backend) serveChatStream(w http.ResponseWriter, r *http.Request, req *chatRequest) {
 	body := b.chatModelBody(b.cfg.systemPrompt, req.messages, req.temperature())
 	prompt, ok := b.checkPrompt(w, r, body, chatErrors)
 	if !ok {

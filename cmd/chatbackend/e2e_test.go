@@ -100,6 +100,26 @@ func TestChatStreamBenign(t *testing.T) {
 	}
 }
 
+// TestChatStreamFlag: the protocol's first version chose streaming with
+// "stream": true on /chat.
+func TestChatStreamFlag(t *testing.T) {
+	tb := startBackend(t, startSidecar(t).addr, nil)
+	code, ct, raw := tb.post(t, "/chat", `{"messages":[{"role":"user","content":"benign"}],"stream":true}`)
+	if code != http.StatusOK || ct != "application/json-lines" {
+		t.Fatalf("status %d, content type %q", code, ct)
+	}
+	var text strings.Builder
+	for _, c := range ndjson(t, raw) {
+		if d, ok := c["delta"].(map[string]any); ok {
+			s, _ := d["content"].(string)
+			text.WriteString(s)
+		}
+	}
+	if text.String() != benignAnswer {
+		t.Errorf("streamed text = %q", text.String())
+	}
+}
+
 func TestAgentResponse(t *testing.T) {
 	tb := startBackend(t, startSidecar(t).addr, nil)
 	req := `{"agent_identifier":"assistant","conversation":[{"sender":"user","content":"hi","message_id":"u1","extra":true},` +

@@ -230,6 +230,7 @@ func TestMalformedRequests(t *testing.T) {
 		{"chat content not string", "/chat", `{"messages":[{"role":"user","content":5}]}`, 400, chatErr},
 		{"chat ends with assistant", "/chat", `{"messages":[{"role":"user","content":"x"},{"role":"assistant","content":"y"}]}`, 400, chatErr},
 		{"chat too big", "/chat", big, 400, chatErr},
+		{"chat stream flag not bool", "/chat", `{"messages":[{"role":"user","content":"x"}],"stream":"yes"}`, 400, chatErr},
 		{"chat stream not json", "/chat/stream", "{", 400, chatErr},
 		{"chat stream null message", "/chat/stream", `{"messages":[null]}`, 400, chatErr},
 		{"agent not json", "/agent/chat/response", "{", 400, detail},

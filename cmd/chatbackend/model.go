@@ -5,7 +5,6 @@ import (
 	"context"
 	_ "embed"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -261,5 +260,3 @@ func (s *sliceStream) Close() error {
 	s.next = len(s.chunks)
 	return nil
 }
-
-var errNoChoices = errors.New("model: the answer has no choices")
