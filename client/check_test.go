@@ -195,3 +195,23 @@ func TestServerShutdownIsUnavailable(t *testing.T) {
 		t.Fatalf("unavailable=%v blocked=%v", v.Unavailable, v.Blocked)
 	}
 }
+
+// TestCheckNoModel: an image part cannot be analyzed; the verdict says so
+// and does not block.
+func TestCheckNoModel(t *testing.T) {
+	_, c := newServer(t)
+	body := `{"messages":[{"role":"user","content":[{"type":"text","text":"What is in this image?"},` +
+		`{"type":"image_url","image_url":{"url":"https://example.com/a.png"}}]}]}`
+	v, err := c.Check(testContext(t), client.Chat, client.Prompt, []byte(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.Blocked || !v.NoModel() {
+		t.Fatalf("blocked=%v noModel=%v", v.Blocked, v.NoModel())
+	}
+	for _, it := range v.Items {
+		if it.NoModel != (it.Item.ContentIndex == 1) {
+			t.Errorf("item %v: NoModel=%v", it.Item, it.NoModel)
+		}
+	}
+}

@@ -6,12 +6,18 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"net"
 	"strings"
 	"testing"
 	"time"
 	"unicode/utf8"
 
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials/insecure"
+	"google.golang.org/grpc/test/bufconn"
+
 	"github.com/openrai/raiserver/client"
+	raiv1 "github.com/openrai/raiserver/gen/rai/v1"
 )
 
 // chatChunk is a chat.completion.chunk carrying content for choice index.
@@ -431,5 +437,76 @@ func TestGateCallerCancel(t *testing.T) {
 	got, _, err := collect(t, g)
 	if !errors.Is(err, context.Canceled) || len(got) != 0 {
 		t.Fatalf("recv err %v, released %d items", err, len(got))
+	}
+}
+
+// TestGateCompletions: legacy completions chunks (choices[k].text).
+func TestGateCompletions(t *testing.T) {
+	_, c := newServer(t)
+	g, err := c.NewGate(testContext(t), client.Completions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	text := "This is indeed a test. Nothing more to say."
+	go func() {
+		defer g.CloseSend()
+		for _, w := range strings.SplitAfter(text, " ") {
+			chunk := `{"id":"cmpl-1","object":"text_completion","choices":[{"text":` + quote(w) + `,"index":0,"logprobs":null,"finish_reason":null}]}`
+			if g.Send([]byte(chunk)) != nil {
+				return
+			}
+		}
+	}()
+	got, _, err := collect(t, g)
+	if err != nil || got[choice0] != text {
+		t.Fatalf("released %q, %v", got[choice0], err)
+	}
+}
+
+// stuckService accepts streams and never reads them: its flow-control
+// window fills and the client's sends block.
+type stuckService struct {
+	raiv1.UnimplementedAnalysisServiceServer
+}
+
+func (stuckService) Analyze(stream raiv1.AnalysisService_AnalyzeServer) error {
+	<-stream.Context().Done()
+	return stream.Context().Err()
+}
+
+// TestGateSendTimeout: a Send the transport does not take within the
+// timeout makes the service unavailable.
+func TestGateSendTimeout(t *testing.T) {
+	lis := bufconn.Listen(1 << 20)
+	gs := grpc.NewServer()
+	raiv1.RegisterAnalysisServiceServer(gs, stuckService{})
+	go gs.Serve(lis)
+	conn, err := grpc.NewClient("passthrough:///stuck",
+		grpc.WithContextDialer(func(ctx context.Context, _ string) (net.Conn, error) { return lis.DialContext(ctx) }),
+		grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { conn.Close(); gs.Stop() }()
+
+	c := client.New(conn, client.WithTimeout(300*time.Millisecond))
+	g, err := c.NewGate(testContext(t), client.Chat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	chunk := chatChunk(0, strings.Repeat("word ", 50_000)) // 250 kB
+	sends := 0
+	for ; sends < 200; sends++ {
+		if err = g.Send(chunk); err != nil {
+			break
+		}
+	}
+	if !errors.Is(err, client.ErrUnavailable) {
+		t.Fatalf("after %d sends: %v, want ErrUnavailable", sends, err)
+	}
+	if _, err := g.Recv(); !errors.Is(err, client.ErrUnavailable) {
+		t.Fatalf("Recv: %v", err)
 	}
 }
