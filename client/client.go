@@ -219,8 +219,6 @@ func (c *Client) Check(ctx context.Context, api API, source Source, payloads ...
 		return nil, err
 	}
 	v := t.verdict()
-	v.Unavailable = true
-	v.Cause = err
-	v.Blocked = v.Blocked || c.cfg.failMode == FailClosed
+	v.unavailable(err, c.cfg.failMode)
 	return v, nil
 }

@@ -411,9 +411,7 @@ func (g *Gate) Verdict() *Verdict {
 	defer g.mu.Unlock()
 	v := g.t.verdict()
 	if g.block == nil && g.err != nil && errors.Is(g.err, ErrUnavailable) {
-		v.Unavailable = true
-		v.Cause = g.err
-		v.Blocked = v.Blocked || g.c.cfg.failMode == FailClosed
+		v.unavailable(g.err, g.c.cfg.failMode)
 	}
 	return v
 }

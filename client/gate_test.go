@@ -330,10 +330,16 @@ func TestGateFailModeServerDiesMidStream(t *testing.T) {
 			}
 			switch mode {
 			case client.FailClosed:
+				if ch := v.Choice(0); !ch.Blocked || ch.HTTPStatus() != 500 || ch.ContentFilterResults().Error == nil {
+					t.Errorf("choice 0 of an unanswered verdict: blocked=%v status=%d", ch.Blocked, ch.HTTPStatus())
+				}
 				if !errors.Is(err, client.ErrUnavailable) || !errors.Is(sendErr, client.ErrUnavailable) || got[choice0] != "One sentence. " || !v.Blocked {
 					t.Fatalf("recv err %v, send err %v, released %q, blocked %v", err, sendErr, got[choice0], v.Blocked)
 				}
 			case client.FailOpen:
+				if ch := v.Choice(0); ch.Blocked || ch.HTTPStatus() != 200 {
+					t.Errorf("choice 0 of a failed-open verdict: blocked=%v status=%d", ch.Blocked, ch.HTTPStatus())
+				}
 				if err != nil || sendErr != nil || got[choice0] != "One sentence. Two three." || !unchecked || v.Blocked {
 					t.Fatalf("recv err %v, send err %v, released %q (unchecked %v), blocked %v", err, sendErr, got[choice0], unchecked, v.Blocked)
 				}

@@ -62,7 +62,7 @@ type Categories struct {
 }
 
 // Get returns the result of c (the zero CategoryResult for an unknown c).
-func (cs *Categories) Get(c Category) CategoryResult {
+func (cs Categories) Get(c Category) CategoryResult {
 	if p := cs.ptr(c); p != nil {
 		return *p
 	}
@@ -182,6 +182,18 @@ type Verdict struct {
 	// decision. Results that did arrive are still in Items and Categories.
 	Unavailable bool
 	Cause       error
+
+	// failClosed: Unavailable under FailClosed, so every part of the
+	// verdict (see Choice) stays blocked.
+	failClosed bool
+}
+
+// unavailable marks v as unanswered, with the fail mode's decision.
+func (v *Verdict) unavailable(cause error, mode FailMode) {
+	v.Unavailable = true
+	v.Cause = cause
+	v.failClosed = mode == FailClosed
+	v.Blocked = v.Blocked || v.failClosed
 }
 
 // NoModel says some content could not be analyzed (images, audio without a
@@ -210,16 +222,14 @@ func (v *Verdict) Prompt() *Verdict {
 }
 
 func (v *Verdict) filter(keep func(Item) bool) *Verdict {
-	out := &Verdict{Unavailable: v.Unavailable, Cause: v.Cause}
+	out := &Verdict{Unavailable: v.Unavailable, Cause: v.Cause, failClosed: v.failClosed}
 	for i := range v.Items {
 		if keep(v.Items[i].Item) {
 			out.Items = append(out.Items, v.Items[i])
 		}
 	}
 	out.summarize()
-	if v.Unavailable && v.Blocked && v.Block == nil {
-		out.Blocked = true // the fail mode's decision
-	}
+	out.Blocked = out.Blocked || out.failClosed // the fail mode's decision
 	return out
 }
 
