@@ -268,6 +268,8 @@ func ExampleWithFailMode() {
 	addr := lis.Addr().String()
 	lis.Close() // nothing listens there now
 
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
 	body := []byte(`{"messages":[{"role":"user","content":"Hello!"}]}`)
 	for _, mode := range []client.FailMode{client.FailClosed, client.FailOpen} {
 		c, err := client.Dial(addr, client.WithFailMode(mode), client.WithTimeout(2*time.Second))
@@ -275,7 +277,7 @@ func ExampleWithFailMode() {
 			fmt.Println(err)
 			return
 		}
-		v, err := c.Check(context.Background(), client.Chat, client.Prompt, body)
+		v, err := c.Check(ctx, client.Chat, client.Prompt, body)
 		c.Close()
 		if err != nil {
 			fmt.Println(err)
