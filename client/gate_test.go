@@ -516,3 +516,30 @@ func TestGateSendTimeout(t *testing.T) {
 		t.Fatalf("Recv: %v", err)
 	}
 }
+
+// TestGateImageStream: image stream events carry no text; the gate releases
+// nothing, ends cleanly, and the verdict says the content was not analyzed.
+func TestGateImageStream(t *testing.T) {
+	_, c := newServer(t)
+	g, err := c.NewGate(testContext(t), client.Images)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	for _, e := range []string{
+		`{"type":"image_generation.partial_image","b64_json":"AAAA","partial_image_index":0}`,
+		`{"type":"image_generation.completed","b64_json":"AAAA","usage":{"total_tokens":10}}`,
+	} {
+		if err := g.Send([]byte(e)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	g.CloseSend()
+	got, _, err := collect(t, g)
+	if err != nil || len(got) != 0 {
+		t.Fatalf("released %d items, %v", len(got), err)
+	}
+	if v := g.Verdict(); v.Blocked || !v.NoModel() {
+		t.Errorf("verdict blocked=%v noModel=%v", v.Blocked, v.NoModel())
+	}
+}
