@@ -49,7 +49,7 @@ func testScript() *Script {
 	}, Default: "Default answer."}
 }
 
-func testContext(t *testing.T) context.Context {
+func testContext(t testing.TB) context.Context {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	t.Cleanup(cancel)
 	return ctx
@@ -69,7 +69,7 @@ type sidecar struct {
 	stopOnce sync.Once
 }
 
-func startSidecar(t *testing.T) *sidecar {
+func startSidecar(t testing.TB) *sidecar {
 	t.Helper()
 	clsOnce.Do(func() { cls, clsErr = ensemble.Default() })
 	if clsErr != nil {
@@ -118,7 +118,7 @@ func failOpen() backendOpt {
 	}
 }
 
-func startBackend(t *testing.T, sidecarAddr string, m Model, opts ...backendOpt) *testBackend {
+func startBackend(t testing.TB, sidecarAddr string, m Model, opts ...backendOpt) *testBackend {
 	t.Helper()
 	cfg := &config{modelName: "scripted", timeout: 2 * time.Second}
 	copts := []client.Option{client.WithTimeout(2 * time.Second)}
@@ -146,7 +146,7 @@ func startBackend(t *testing.T, sidecarAddr string, m Model, opts ...backendOpt)
 }
 
 // post sends body and returns the status, content type and the whole body.
-func (tb *testBackend) post(t *testing.T, path, body string) (int, string, []byte) {
+func (tb *testBackend) post(t testing.TB, path, body string) (int, string, []byte) {
 	t.Helper()
 	req, err := http.NewRequestWithContext(testContext(t), http.MethodPost, tb.url+path, strings.NewReader(body))
 	if err != nil {
