@@ -45,7 +45,31 @@ func (b *backend) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			http.Error(w, `{"error":"internal error"}`, http.StatusInternalServerError)
 		}
 	}()
+	if b.cors(w, r) {
+		return
+	}
 	b.mux.ServeHTTP(w, r)
+}
+
+// cors allows --allow-origin's pages to call the endpoints: it sets the
+// CORS headers for a matching Origin and answers preflight requests
+// itself (returning true).
+func (b *backend) cors(w http.ResponseWriter, r *http.Request) bool {
+	origin := r.Header.Get("Origin")
+	if b.cfg.allowOrigin == "" || origin == "" || (b.cfg.allowOrigin != "*" && origin != b.cfg.allowOrigin) {
+		return false
+	}
+	h := w.Header()
+	h.Set("Access-Control-Allow-Origin", origin)
+	h.Add("Vary", "Origin")
+	if r.Method != http.MethodOptions || r.Header.Get("Access-Control-Request-Method") == "" {
+		return false
+	}
+	h.Set("Access-Control-Allow-Methods", "GET, POST, OPTIONS")
+	h.Set("Access-Control-Allow-Headers", "Content-Type, Authorization")
+	h.Set("Access-Control-Max-Age", "600")
+	w.WriteHeader(http.StatusNoContent)
+	return true
 }
 
 // errWriter writes a protocol's error body.

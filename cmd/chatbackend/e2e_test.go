@@ -120,6 +120,41 @@ func TestChatStreamFlag(t *testing.T) {
 	}
 }
 
+func TestCORS(t *testing.T) {
+	tb := startBackend(t, startSidecar(t).addr, nil)
+	tb.b.cfg.allowOrigin = "https://chat.example"
+	tests := []struct {
+		name, method, origin string
+		code                 int
+		allowed              bool
+	}{
+		{"preflight", http.MethodOptions, "https://chat.example", http.StatusNoContent, true},
+		{"post", http.MethodPost, "https://chat.example", http.StatusOK, true},
+		{"other origin", http.MethodOptions, "https://evil.example", http.StatusMethodNotAllowed, false},
+		{"no origin", http.MethodPost, "", http.StatusOK, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			req, _ := http.NewRequestWithContext(testContext(t), tt.method, tb.url+"/chat", strings.NewReader(userBody("benign")))
+			if tt.origin != "" {
+				req.Header.Set("Origin", tt.origin)
+			}
+			if tt.method == http.MethodOptions {
+				req.Header.Set("Access-Control-Request-Method", "POST")
+			}
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			got := resp.Header.Get("Access-Control-Allow-Origin")
+			if resp.StatusCode != tt.code || (got != "") != tt.allowed || (tt.allowed && got != tt.origin) {
+				t.Errorf("status %d, Access-Control-Allow-Origin %q", resp.StatusCode, got)
+			}
+		})
+	}
+}
+
 func TestAgentResponse(t *testing.T) {
 	tb := startBackend(t, startSidecar(t).addr, nil)
 	req := `{"agent_identifier":"assistant","conversation":[{"sender":"user","content":"hi","message_id":"u1","extra":true},` +

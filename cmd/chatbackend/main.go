@@ -51,6 +51,7 @@ type config struct {
 	failOpen     bool
 	timeout      time.Duration
 	logLevel     string
+	allowOrigin  string // CORS: a web origin (or "*") whose pages may call the backend
 }
 
 // parseFlags reads the command line.
@@ -71,6 +72,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs.BoolVar(&c.failOpen, "fail-open", false, "when the analysis service cannot answer in time, let content pass unchecked (default: fail closed, refuse)")
 	fs.DurationVar(&c.timeout, "sidecar-timeout", client.DefaultTimeout, "deadline for each answer of the analysis service")
 	fs.StringVar(&c.logLevel, "log-level", "info", "log level: debug, info, warn, error")
+	fs.StringVar(&c.allowOrigin, "allow-origin", "", `web origin allowed to call the endpoints from a browser (CORS), e.g. https://chat.example.com, or "*" (default: same origin only)`)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil, errUsage
