@@ -27,6 +27,8 @@
 // message wins; an embedded script is the default).
 //
 // Dependencies: client (the sidecar's Go client), extract (its content-index
-// constants), and, for --sidecar-embedded only, analyzer, server and
-// classifiers/ensemble to run the service in-process. Nothing imports it.
+// constants), and, for --sidecar-embedded only, analyzer, server,
+// classifiers/ensemble and grpc to run the service in-process; otherwise the
+// standard library. Its tests add chromedp (the browser test) and goleak.
+// Nothing imports it.
 package main

@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"os/signal"
 	"strings"
@@ -104,6 +105,19 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 		return nil, errors.New("--sidecar-timeout must be positive")
 	}
 	return c, nil
+}
+
+// modelLabel names the model in logs: "scripted", or the upstream's scheme,
+// host and path (never its query, which may carry a key).
+func modelLabel(cfg *config) string {
+	if cfg.modelKind == "scripted" {
+		return "scripted"
+	}
+	u, err := url.Parse(cfg.upstream)
+	if err != nil {
+		return "upstream"
+	}
+	return u.Scheme + "://" + u.Host + u.Path
 }
 
 // loadAgents reads the agents file, or returns the default agent.
@@ -203,7 +217,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(lis) }()
 	log.Info("serving", "addr", lis.Addr().String(), "sidecar", target, "embedded", cfg.embedded,
-		"model", cfg.modelKind+cfg.upstream, "fail_mode", mode.String(), "agents", len(agents))
+		"model", modelLabel(cfg), "fail_mode", mode.String(), "agents", len(agents))
 	if ready != nil {
 		ready <- lis.Addr().String()
 	}
