@@ -68,17 +68,3 @@ func newScorer(name string) (*scorer, error) {
 	}
 	return mk()
 }
-
-// fromFindings turns findings into a verdict: the highest severity per
-// category, which is also the ranking score.
-func fromFindings(fs []classifiers.Finding) (v verdict) {
-	for _, f := range fs {
-		if int(f.Category) < n && f.Severity > v.sev[f.Category] {
-			v.sev[f.Category] = f.Severity
-		}
-	}
-	for c := range n {
-		v.score[c] = float64(v.sev[c])
-	}
-	return v
-}

@@ -25,9 +25,9 @@ package main
 
 import (
 	"errors"
-	"hash/fnv"
 	"flag"
 	"fmt"
+	"hash/fnv"
 	"io"
 	"math"
 	"os"

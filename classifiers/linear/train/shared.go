@@ -97,16 +97,6 @@ func (e *Example) neg(w float32, cs ...int) {
 	}
 }
 
-// negOthers marks e negative with weight w for every category it has no
-// label for yet.
-func (e *Example) negOthers(w float32) {
-	for c := range N {
-		if e.Weight[c] == 0 {
-			e.Target[c], e.Weight[c] = 0, w
-		}
-	}
-}
-
 var allCats = []int{hate, sexual, violence, selfHarm}
 
 func jsonLines(data []byte, each func(line int, raw []byte) error) error {
