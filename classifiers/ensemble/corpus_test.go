@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/openrai/raiserver/classifiers/linear/train"
-	"github.com/openrai/raiserver/classifiers/normalize"
+	"github.com/openrai/raiserver/classifiers/internal/normalize"
 )
 
 // sharedTexts returns every row text of ../shared/data, or nil when the

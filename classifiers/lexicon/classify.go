@@ -6,8 +6,8 @@ import (
 	"slices"
 
 	"github.com/openrai/raiserver/classifiers"
-	"github.com/openrai/raiserver/classifiers/match"
-	"github.com/openrai/raiserver/classifiers/normalize"
+	"github.com/openrai/raiserver/classifiers/internal/match"
+	"github.com/openrai/raiserver/classifiers/internal/normalize"
 )
 
 // event is one matched word or phrase of the normalized text.
