@@ -13,7 +13,9 @@
 //	sure       p ≥ High
 //
 // When the text spells words evasively (Evasive: "k i l l", "k.i.l.l",
-// "k1ll") a confident model counts as sure. Each rule finding's severity s
+// "k1ll"; read from the report of what classifiers/internal/normalize
+// folded, normalize.Spelled and normalize.Leet) a confident model counts
+// as sure. Each rule finding's severity s
 // then becomes:
 //
 //	s = 1 (LOW, including hits the rules lowered for context):

@@ -134,21 +134,16 @@ func (m *Model) Normalize(dst []byte, offs []int32, text []byte) ([]byte, []int3
 // It allocates nothing in steady state.
 func (m *Model) Scores(text []byte, out *[N]float32) {
 	s := m.pool.Get().(*scratch)
-	ok := false
-	if m.p.Normalization == NormV1 {
-		// Plain ASCII text (most chat) normalizes to itself lowercased, as
-		// far as the words are concerned; skip the full normalizer then.
-		if m.fast {
-			if s.text, ok = lowerPlain(s.text[:0], text); ok && m.scorePlain(s, s.text, out) {
-				m.put(s)
-				return
-			}
-			ok = false
-		} else {
-			s.text, ok = plainLower(s.text[:0], text)
+	if m.p.Normalization == NormV1 && m.fast {
+		// classifiers/normalize alone decides what text needs folding (its
+		// block path lower-cases plain ASCII); then it is ScoresNormalized.
+		s.text, s.offs = m.norm.n.Append(s.text[:0], s.offs[:0], text)
+		if m.scorePlain(s, s.text, out) {
+			m.put(s)
+			return
 		}
-	}
-	if !ok {
+		foldDigits(s.text)
+	} else {
 		s.text, s.offs = m.norm.append(s.text[:0], s.offs[:0], text)
 	}
 	m.score(s, out)
