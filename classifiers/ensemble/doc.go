@@ -40,5 +40,6 @@
 // normalizes once and hands the same bytes to both; the findings are those
 // of the separate path.
 //
-// Dependencies: classifiers ← lexicon, linear, normalize ← ensemble ← analyzer.
+// Dependencies: classifiers, classifiers/lexicon, classifiers/linear and
+// classifiers/internal/normalize ← ensemble ← analyzer.
 package ensemble
