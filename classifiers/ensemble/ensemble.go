@@ -21,14 +21,14 @@ type Model interface {
 }
 
 // NormalizedRules is an optional ability of the rule classifier: Classify
-// for text already normalized by classifiers/normalize (norm and offs as
+// for text already normalized by classifiers/internal/normalize (norm and offs as
 // normalize.Normalizer.Append returns them). *lexicon.Classifier has it.
 type NormalizedRules interface {
 	ClassifyNormalized(dst []classifiers.Finding, text, norm []byte, offs []int32) []classifiers.Finding
 }
 
 // NormalizedModel is an optional ability of the model: Scores for text
-// already normalized by classifiers/normalize. *linear.Model has it.
+// already normalized by classifiers/internal/normalize. *linear.Model has it.
 type NormalizedModel interface {
 	ScoresNormalized(norm []byte, out *[N]float32)
 }

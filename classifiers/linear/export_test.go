@@ -1,7 +1,7 @@
 package linear
 
 // FastFeatures is the fast path of Scores: the features of text after
-// classifiers/normalize, or false when the text needs the ordinary
+// classifiers/internal/normalize, or false when the text needs the ordinary
 // featurization.
 func FastFeatures(f Features, text []byte) ([]uint32, bool) {
 	norm, _ := newNormalizer(NormV1).n.Append(nil, nil, text)
@@ -9,7 +9,7 @@ func FastFeatures(f Features, text []byte) ([]uint32, bool) {
 }
 
 // NormFeatures is the fast path of ScoresNormalized: the features of text
-// normalized by classifiers/normalize, or false when it needs the ordinary
+// normalized by classifiers/internal/normalize, or false when it needs the ordinary
 // featurization.
 func NormFeatures(f Features, norm []byte) ([]uint32, bool) {
 	text, _ := foldNorm(nil, norm)

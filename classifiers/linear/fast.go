@@ -33,7 +33,7 @@ func (f Features) fastPath() bool {
 }
 
 // plainSums returns what m.sums(feats) and len(feats) would be for the
-// features of foldDigits(s), s text normalized by classifiers/normalize
+// features of foldDigits(s), s text normalized by classifiers/internal/normalize
 // (in any script), and false when NormV1 would rewrite a word of s: a
 // letter three times in a row, or three or more single letters each
 // separated by one separator or by whitespace ("k i l l", "k.i.l.l").

@@ -56,7 +56,7 @@ var leetDigit = [256]byte{'0': 'o', '1': 'i', '3': 'e', '4': 'a', '5': 's', '7':
 // foldDigits rewrites, in place, the leet digits of every run of ASCII
 // letters and digits that holds at least one letter ("th1s" → "this",
 // "71me" → "time"); runs of digits alone ("2024") are kept. It completes
-// classifiers/normalize, which keeps some digits (notably 1, read as i or
+// classifiers/internal/normalize, which keeps some digits (notably 1, read as i or
 // l) for matchers to interpret; a hashed feature needs one spelling.
 func foldDigits(b []byte) {
 	for i := 0; i < len(b); i++ {
@@ -110,7 +110,7 @@ func hasLetter(b []byte) bool {
 }
 
 // isChainSep marks the bytes that, alone between two single letters, may
-// join them ("k.i.l.l"): classifiers/normalize's separators and whitespace.
+// join them ("k.i.l.l"): classifiers/internal/normalize's separators and whitespace.
 var isChainSep = func() (t [256]bool) {
 	for _, c := range " .-_*~/+=,:\t\n\r\v\f" {
 		t[c] = true

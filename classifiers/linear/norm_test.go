@@ -18,7 +18,7 @@ import (
 var normalizer = normalize.New()
 
 // normalized is what the ensemble hands ScoresNormalized:
-// classifiers/normalize alone, without the model's digit folding.
+// classifiers/internal/normalize alone, without the model's digit folding.
 func normalized(text []byte) []byte {
 	out, _ := normalizer.Append(nil, nil, text)
 	return out
@@ -95,7 +95,7 @@ func checkNormFast(t *testing.T, what string, i int, text []byte) bool {
 
 // TestFastPathMatchesNormV1 is the differential test of the model's fast
 // path: whenever it answers, its features are those of the text normalized
-// by classifiers/normalize plus foldDigits, and the scores are the
+// by classifiers/internal/normalize plus foldDigits, and the scores are the
 // ordinary path's.
 func TestFastPathMatchesNormV1(t *testing.T) {
 	fixed := []string{
