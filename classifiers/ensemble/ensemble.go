@@ -51,28 +51,25 @@ type config struct {
 }
 
 // WithModelAlone sets whether the model may report a category the rules did
-// not find: at its High threshold, LOW on clean text (see WithModelAloneMax)
-// and MEDIUM on evasive text (where a confident model counts as sure).
-// Default true.
+// not find: MEDIUM at its calibrated Medium threshold and HIGH (3) at its
+// High threshold (see WithModelAloneMax). Default true.
 func WithModelAlone(on bool) Option { return optionFunc(func(c *config) { c.modelAlone = on }) }
 
 // WithModelAloneFloor sets the least probability at which the model alone
 // reports a category on clean (not evasive) text, on top of its calibrated
-// High threshold. Default 0.9. The High thresholds are calibrated on the
-// development negatives, which are mostly tweets and test prompts; on short
-// everyday chat prompts ("tell me a joke about …") the model's probabilities
-// for thinly trained categories run higher, and without a floor it tags such
-// prompts LOW.
+// thresholds. Default 0: the thresholds are calibrated per category on the
+// development rows of every data set, chat-shaped benign requests among
+// them.
 func WithModelAloneFloor(p float32) Option {
 	return optionFunc(func(c *config) { c.aloneFloor = min(max(p, 0), 1) })
 }
 
 // WithModelAloneMax caps the severity the model alone can give to text
-// without evasive spelling (1 or 2). Default 1: on clean text only the
-// rules block; a sure model adds LOW. (On evasive text the model alone
-// gives MEDIUM when sure.)
+// without evasive spelling (1 to 3). Default 3 (linear.SeverityHigh): the
+// model alone blocks at its Medium threshold. 1 makes only the rules
+// block clean text.
 func WithModelAloneMax(sev uint8) Option {
-	return optionFunc(func(c *config) { c.aloneMax = min(max(sev, 1), 2) })
+	return optionFunc(func(c *config) { c.aloneMax = min(max(sev, 1), linear.SeverityHigh) })
 }
 
 // WithVeto sets whether a LOW rule hit is dropped when the model's
@@ -85,8 +82,8 @@ func WithVeto(on bool) Option { return optionFunc(func(c *config) { c.vetoLow = 
 // segment gives the model little to go on.
 func WithLowerMedium(on bool) Option { return optionFunc(func(c *config) { c.lowerMedium = on }) }
 
-// WithEvasion sets whether evasive spelling (see Evasive) raises a
-// confident model to sure. Default true.
+// WithEvasion sets whether evasive spelling (see Evasive) raises the
+// model's level by one (weak to confident, confident to sure). Default true.
 func WithEvasion(on bool) Option { return optionFunc(func(c *config) { c.evasion = on }) }
 
 // WithThresholds overrides the model's thresholds for category c.
@@ -128,7 +125,7 @@ var modelRule = [N]string{"model/hate", "model/sexual", "model/violence", "model
 // other is used alone, with the same mapping as if the missing side had
 // found nothing or were neutral).
 func New(rules classifiers.Classifier, model Model, opts ...Option) *Ensemble {
-	e := &Ensemble{rules: rules, model: model, cfg: config{modelAlone: true, aloneMax: 1, vetoLow: true, evasion: true, aloneFloor: 0.9}}
+	e := &Ensemble{rules: rules, model: model, cfg: config{modelAlone: true, aloneMax: linear.SeverityHigh, vetoLow: true, evasion: true}}
 	for _, o := range opts {
 		o.apply(&e.cfg)
 	}
@@ -183,15 +180,17 @@ func (e *Ensemble) combine(s uint8, l level, evasive bool) uint8 {
 		if !e.cfg.modelAlone {
 			return 0
 		}
-		// Alone, the model must be sure (its High threshold, calibrated to
-		// a 0.2% false-positive rate on development negatives, and at
-		// most 3% of any one data set's): a confident model alone would
-		// tag too much ordinary chat.
+		// Alone, the model reports what its calibrated thresholds say:
+		// MEDIUM when confident, HIGH when sure (docs/classifiers-model.md
+		// gives the operating points); LOW alone is not reported, so that a
+		// weak score does not tag ordinary chat.
 		switch {
 		case l == sure && evasive:
-			return 2
+			return max(2, e.cfg.aloneMax)
 		case l == sure:
-			return e.cfg.aloneMax
+			return min(linear.SeverityHigh, e.cfg.aloneMax)
+		case l == confident:
+			return min(2, e.cfg.aloneMax)
 		}
 		return 0
 	case s == 1:
@@ -242,23 +241,24 @@ func (e *Ensemble) Classify(dst []classifiers.Finding, text []byte) []classifier
 		lv[c] = unsure
 	}
 	if e.model != nil {
-		anyConfident := false
+		anyWeak := false
 		for c := range N {
 			lv[c] = levelOf(e.thr[c], p[c])
-			anyConfident = anyConfident || lv[c] >= confident
+			anyWeak = anyWeak || lv[c] >= weak
 		}
 		// Evasive spelling is a signal of its own: when the text spells
 		// words letter by letter or with leet digits, which the rules are
-		// most likely to miss, a confident model is taken as sure and may
-		// block on its own.
-		if anyConfident && e.cfg.evasion && !folded {
+		// most likely to miss and which dilutes the model's features, the
+		// model's level is raised by one (weak to confident, confident to
+		// sure).
+		if anyWeak && e.cfg.evasion && !folded {
 			s.norm, s.offs, s.folds = e.norm.AppendFolds(s.norm[:0], s.offs[:0], text)
 		}
-		if anyConfident && e.cfg.evasion && s.folds&evasiveFolds != 0 {
+		if anyWeak && e.cfg.evasion && s.folds&evasiveFolds != 0 {
 			evasive = true
 			for c := range lv {
-				if lv[c] == confident {
-					lv[c] = sure
+				if lv[c] >= weak && lv[c] < sure {
+					lv[c]++
 				}
 			}
 		}

@@ -51,9 +51,10 @@ func TestCombination(t *testing.T) {
 	}{
 		{"nothing", nil, pUnsure, nil, 0, false},
 		{"model weak alone", nil, pWeak, nil, 0, false},
-		{"model confident alone", nil, pConfident, nil, 0, false},
-		{"model sure alone", nil, pSure, nil, 1, false},
+		{"model confident alone", nil, pConfident, nil, 2, false},
+		{"model sure alone", nil, pSure, nil, 3, false},
 		{"model sure alone, max 2", nil, pSure, []ensemble.Option{ensemble.WithModelAloneMax(2)}, 2, false},
+		{"model confident alone, max 1", nil, pConfident, []ensemble.Option{ensemble.WithModelAloneMax(1)}, 1, false},
 		{"model alone off", nil, pSure, []ensemble.Option{ensemble.WithModelAlone(false)}, 0, false},
 		{"low vetoed", fakeRules{rule(v, 1)}, pAbsent, nil, 0, false},
 		{"low veto off", fakeRules{rule(v, 1)}, pAbsent, []ensemble.Option{ensemble.WithVeto(false)}, 1, true},
@@ -121,9 +122,9 @@ func TestCategoriesIndependent(t *testing.T) {
 	}
 	want := []key{
 		// HATE LOW vetoed; VIOLENCE 2 → 3, VIOLENCE 1 stays 1 (confident
-		// is not sure); SELF_HARM 3 unchanged; SEXUAL LOW from the model
-		// alone (clean text: only rules block).
-		{classifiers.Violence, 3}, {classifiers.Violence, 1}, {classifiers.SelfHarm, 3}, {classifiers.Sexual, 1},
+		// is not sure); SELF_HARM 3 unchanged; SEXUAL HIGH (3) from the
+		// model alone (sure).
+		{classifiers.Violence, 3}, {classifiers.Violence, 1}, {classifiers.SelfHarm, 3}, {classifiers.Sexual, 3},
 	}
 	if !slices.Equal(got, want) {
 		t.Fatalf("got %v, want %v", got, want)
@@ -136,7 +137,7 @@ func TestNilSides(t *testing.T) {
 		t.Fatalf("rules alone: %+v", fs)
 	}
 	m := fakeModel{classifiers.Hate: pSure}
-	if fs := ensemble.New(nil, &m).Classify(nil, []byte("x")); len(fs) != 1 || fs[0].Severity != 1 {
+	if fs := ensemble.New(nil, &m).Classify(nil, []byte("x")); len(fs) != 1 || fs[0].Severity != 3 {
 		t.Fatalf("model alone: %+v", fs)
 	}
 }
@@ -206,19 +207,26 @@ func TestEvasive(t *testing.T) {
 
 func TestEvasionRaisesConfident(t *testing.T) {
 	m := fakeModel{classifiers.Violence: pConfident}
-	e := ensemble.New(nil, &m)
-	if fs := e.Classify(nil, []byte("plain text")); len(fs) != 0 {
+	e := ensemble.New(nil, &m, ensemble.WithModelAloneMax(1))
+	if fs := e.Classify(nil, []byte("plain text")); len(fs) != 1 || fs[0].Severity != 1 {
 		t.Fatalf("plain: %+v", fs)
 	}
 	if fs := e.Classify(nil, []byte("b a k e it")); len(fs) != 1 || fs[0].Severity != 2 {
 		t.Fatalf("letter-spaced: %+v", fs)
 	}
 	sure := fakeModel{classifiers.Violence: pSure}
-	if fs := ensemble.New(nil, &sure).Classify(nil, []byte("h4te")); len(fs) != 1 || fs[0].Severity != 2 {
+	if fs := ensemble.New(nil, &sure, ensemble.WithModelAloneMax(1)).Classify(nil, []byte("h4te")); len(fs) != 1 || fs[0].Severity != 2 {
 		t.Fatalf("leet, sure: %+v", fs)
 	}
-	off := ensemble.New(nil, &m, ensemble.WithEvasion(false))
-	if fs := off.Classify(nil, []byte("b a k e it")); len(fs) != 0 {
+	weakM := fakeModel{classifiers.Violence: pWeak}
+	if fs := ensemble.New(nil, &weakM).Classify(nil, []byte("plain text")); len(fs) != 0 {
+		t.Fatalf("weak, plain: %+v", fs)
+	}
+	if fs := ensemble.New(nil, &weakM).Classify(nil, []byte("b a k e it")); len(fs) != 1 || fs[0].Severity != 2 {
+		t.Fatalf("weak, letter-spaced: %+v", fs)
+	}
+	off := ensemble.New(nil, &m, ensemble.WithEvasion(false), ensemble.WithModelAloneMax(1))
+	if fs := off.Classify(nil, []byte("b a k e it")); len(fs) != 1 || fs[0].Severity != 1 {
 		t.Fatalf("evasion off: %+v", fs)
 	}
 }

@@ -98,6 +98,8 @@ func run(args []string, stdout io.Writer) error {
 	exclude := fs.String("exclude", "", "comma-separated data sets to leave out entirely (davidson, toxigen, xstest, sst, synthetic), for held-out evaluation")
 	lodo := fs.Bool("lodo", false, "also train leave-one-dataset-out models and report their metrics on the left-out data set")
 	lodoDir := fs.String("lodo-out", "", "with -lodo: also write each leave-one-dataset-out model to DIR/<dataset>.bin.gz (for go run ./bench/quality -lodo DIR)")
+	lodoSets := fs.String("lodo-sets", "davidson,toxigen,hatexplain,sbic,implicit_hate,toxic_spans", "with -lodo: the trainable data sets to leave out, one at a time")
+	benignFPR := fs.Float64("benign-fpr", def.Calibration.BenignFPR, "calibration: the largest share of any benign set's dev rows at or above Medium")
 	windows := fs.Bool("windows", def.WindowNegatives, "add the server windows of long benign texts as negative rows")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -109,6 +111,7 @@ func run(args []string, stdout io.Writer) error {
 	cfg.OffensiveWeight, cfg.SyntheticWeight, cfg.PosBalance = float32(*offensive), float32(*synthW), *posBal
 	cfg.SpacedWeight = float32(*spaced)
 	cfg.WindowNegatives = *windows
+	cfg.Calibration.BenignFPR = *benignFPR
 
 	corpus := &train.Corpus{}
 	if *dataDir != "" {
@@ -168,7 +171,7 @@ func run(args []string, stdout io.Writer) error {
 		Config:          cfg,
 		NormFingerprint: train.NormalizationFingerprint(cfg.Normalization),
 		Inputs:          corpus.Files,
-		Split:           "dev when FNV-1a-64(row id) mod 5 == 0, else train; ids are dataset:row-key",
+		Split:           "dev when FNV-1a-64(row id) mod 5 == 0, else train; ids are dataset:row-key; train rows only from trainable sets; dev rows of every set but the probes calibrate",
 		Counts:          counts(tr, dev),
 		Iterations:      res.Iterations,
 		GradMax:         res.GradMax,
@@ -185,9 +188,10 @@ func run(args []string, stdout io.Writer) error {
 	}
 	if *lodo {
 		man.LODO = map[string]train.Report{}
-		for _, d := range train.Datasets {
-			if !d.Trainable || d.Name == "synthetic" {
-				continue
+		for _, name := range strings.Split(*lodoSets, ",") {
+			d, ok := train.DatasetByName(strings.TrimSpace(name))
+			if !ok || !d.Trainable {
+				return fmt.Errorf("-lodo-sets: %q is not a trainable data set", name)
 			}
 			keep := func(e train.Example) bool { return e.Dataset != d.Name }
 			r, err := train.Train(filter(tr, keep), filter(dev, keep), cfg)

@@ -73,7 +73,7 @@ func DefaultConfig() Config {
 	return Config{
 		Features:        linear.Features{Bits: 16, MinN: 4, MaxN: 4, Words: true, Bigrams: true, Long: 8},
 		Normalization:   linear.NormV1,
-		L2:              1e-4,
+		L2:              1e-5,
 		MaxIter:         300,
 		Tol:             1e-6,
 		History:         10,
