@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/openrai/raiserver/classifiers/internal/normalize"
 	"github.com/openrai/raiserver/classifiers/linear/train"
-	"github.com/openrai/raiserver/classifiers/normalize"
 )
 
 // sharedTexts returns every row text of ../shared/data, or nil when the

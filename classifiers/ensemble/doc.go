@@ -13,8 +13,10 @@
 //	sure       p ≥ High
 //
 // When the text spells words evasively (Evasive: "k i l l", "k.i.l.l",
-// "k1ll") a confident model counts as sure. Each rule finding's severity s
-// then becomes:
+// "k1ll"; read from the report of what classifiers/internal/normalize
+// folded, normalize.Spelled and normalize.Leet) the model's level is
+// raised by one (weak to confident, confident to sure). Each rule
+// finding's severity s then becomes:
 //
 //	s = 1 (LOW, including hits the rules lowered for context):
 //	    dropped when the model is absent (veto); raised to 2 only when the
@@ -38,5 +40,6 @@
 // normalizes once and hands the same bytes to both; the findings are those
 // of the separate path.
 //
-// Dependencies: classifiers ← lexicon, linear, normalize ← ensemble ← analyzer.
+// Dependencies: classifiers, classifiers/lexicon, classifiers/linear and
+// classifiers/internal/normalize ← ensemble ← analyzer.
 package ensemble

@@ -1,13 +1,11 @@
 package ensemble
 
 import (
-	"encoding/binary"
-	"math/bits"
 	"sync"
 
 	"github.com/openrai/raiserver/classifiers"
+	"github.com/openrai/raiserver/classifiers/internal/normalize"
 	"github.com/openrai/raiserver/classifiers/linear"
-	"github.com/openrai/raiserver/classifiers/normalize"
 )
 
 // N is the number of categories.
@@ -23,14 +21,14 @@ type Model interface {
 }
 
 // NormalizedRules is an optional ability of the rule classifier: Classify
-// for text already normalized by classifiers/normalize (norm and offs as
+// for text already normalized by classifiers/internal/normalize (norm and offs as
 // normalize.Normalizer.Append returns them). *lexicon.Classifier has it.
 type NormalizedRules interface {
 	ClassifyNormalized(dst []classifiers.Finding, text, norm []byte, offs []int32) []classifiers.Finding
 }
 
 // NormalizedModel is an optional ability of the model: Scores for text
-// already normalized by classifiers/normalize. *linear.Model has it.
+// already normalized by classifiers/internal/normalize. *linear.Model has it.
 type NormalizedModel interface {
 	ScoresNormalized(norm []byte, out *[N]float32)
 }
@@ -106,7 +104,8 @@ type Ensemble struct {
 	thr   [N]linear.Thresholds
 	cfg   config
 	// When both sides take normalized text, Classify normalizes once and
-	// hands the same bytes to both.
+	// hands the same bytes to both (nrules and nmodel set). The
+	// normalizer's report of what it folded tells evasive spelling.
 	nrules NormalizedRules
 	nmodel NormalizedModel
 	norm   *normalize.Normalizer
@@ -114,9 +113,10 @@ type Ensemble struct {
 }
 
 type scratch struct {
-	norm []byte
-	offs []int32
-	p    [N]float32
+	norm  []byte
+	offs  []int32
+	folds normalize.Folds
+	p     [N]float32
 }
 
 var modelRule = [N]string{"model/hate", "model/sexual", "model/violence", "model/self_harm"}
@@ -129,10 +129,11 @@ func New(rules classifiers.Classifier, model Model, opts ...Option) *Ensemble {
 	for _, o := range opts {
 		o.apply(&e.cfg)
 	}
+	e.norm = normalize.New()
 	nr, ok1 := rules.(NormalizedRules)
 	nm, ok2 := model.(NormalizedModel)
 	if ok1 && ok2 {
-		e.nrules, e.nmodel, e.norm = nr, nm, normalize.New()
+		e.nrules, e.nmodel = nr, nm
 	}
 	for c := range N {
 		switch {
@@ -218,10 +219,12 @@ func (e *Ensemble) Classify(dst []classifiers.Finding, text []byte) []classifier
 		s = &scratch{}
 	}
 	p := &s.p
+	folded := false // s.folds holds the normalizer's report for text
 	switch {
-	case e.norm != nil:
+	case e.nrules != nil:
 		// Normalize once for both sides.
-		s.norm, s.offs = e.norm.Append(s.norm[:0], s.offs[:0], text)
+		s.norm, s.offs, s.folds = e.norm.AppendFolds(s.norm[:0], s.offs[:0], text)
+		folded = true
 		dst = e.nrules.ClassifyNormalized(dst, text, s.norm, s.offs)
 		e.nmodel.ScoresNormalized(s.norm, p)
 	default:
@@ -248,7 +251,10 @@ func (e *Ensemble) Classify(dst []classifiers.Finding, text []byte) []classifier
 		// most likely to miss and which dilutes the model's features, the
 		// model's level is raised by one (weak to confident, confident to
 		// sure).
-		if anyWeak && e.cfg.evasion && Evasive(text) {
+		if anyWeak && e.cfg.evasion && !folded {
+			s.norm, s.offs, s.folds = e.norm.AppendFolds(s.norm[:0], s.offs[:0], text)
+		}
+		if anyWeak && e.cfg.evasion && s.folds&evasiveFolds != 0 {
 			evasive = true
 			for c := range lv {
 				if lv[c] >= weak && lv[c] < sure {
@@ -304,87 +310,21 @@ func (e *Ensemble) Close() error {
 
 var _ classifiers.Classifier = (*Ensemble)(nil)
 
+// evasiveFolds are the foldings that make text evasive: a word spelled
+// as four or more single letters with separators, or leetspeak inside a
+// word.
+const evasiveFolds = normalize.Spelled | normalize.Leet
+
 // Evasive reports whether text spells a word in a way people use to slip
-// past word lists: four or more single ASCII letters joined by one
-// separator each ("k i l l", "k.i.l.l", "k-i-l-l"), or a leet digit or
-// symbol between two letters ("k1ll", "h4te", "a$$"). Normalization undoes
-// both for matching, but a rule list tuned on clean words still misses
-// many of them, so the ensemble then lets a confident model speak louder.
-//
-// It reads 64 bytes at a time: a bitmap of the letters lists the bytes
-// between two letters (where a leet character counts) and the letters
-// standing alone (where a spelled word can start), so the loop's branches
-// follow the few of those rather than every byte
-// (TestEvasiveMatchesByteLoop holds it to a byte-by-byte definition).
+// past word lists: four or more single letters joined by separators
+// ("k i l l", "k.i.l.l", "k-i-l-l"), or leetspeak between two letters
+// ("k1ll", "h4te", "sh!t"), as the normalization reports it
+// (normalize.Spelled, normalize.Leet). Normalization undoes both for
+// matching, but a rule list tuned on clean words still misses many of
+// them, so the ensemble then lets a confident model speak louder.
+// Classify reads the report of the normalization it already does; this
+// function normalizes text itself and allocates.
 func Evasive(text []byte) bool {
-	n := len(text)
-	var before uint64 // whether the byte before the block is a letter
-	var tail [64]byte // the last, short block, padded with zeros (no letters)
-	for blk := 0; blk < n; blk += 64 {
-		b := tail[:]
-		if blk+64 <= n {
-			b = text[blk : blk+64]
-		} else {
-			copy(tail[:], text[blk:])
-		}
-		var L uint64 // the letters
-		for k := 0; k < 64; k += 8 {
-			x := binary.LittleEndian.Uint64(b[k:])
-			y := (x | 0x20*ones8) &^ high8
-			L |= gather8(inRange8(y, 'a', 'z')&^x&high8) << uint(k)
-		}
-		var after uint64 // whether the byte after the block is a letter
-		if blk+64 < n && isLetter(text[blk+64]) {
-			after = 1
-		}
-		left, right := L<<1|before, L>>1|after<<63
-		// A byte between two letters that is no letter: a leet character?
-		for m := left & right &^ L; m != 0; m &= m - 1 {
-			if i := blk + bits.TrailingZeros64(m); i < n && isLeet[text[i]] {
-				return true
-			}
-		}
-		for single := L &^ left &^ right; single != 0; single &= single - 1 {
-			if spelled(text, blk+bits.TrailingZeros64(single)) {
-				return true
-			}
-		}
-		before = L >> 63
-	}
-	return false
+	_, _, f := normalize.New().AppendFolds(nil, nil, text)
+	return f&evasiveFolds != 0
 }
-
-// spelled reports whether the letter standing alone at text[i] starts four
-// of them joined by one separator each.
-func spelled(text []byte, i int) bool {
-	if i+6 >= len(text) {
-		return false
-	}
-	for k := i + 2; k <= i+6; k += 2 {
-		if !isSep[text[k-1]] || !isLetter(text[k]) || k+1 < len(text) && isLetter(text[k+1]) {
-			return false
-		}
-	}
-	return true
-}
-
-const (
-	ones8 = 0x0101010101010101
-	high8 = 0x8080808080808080
-)
-
-// inRange8 has the top bit of each byte of y (7-bit values) set when the
-// byte is in [lo, hi].
-func inRange8(y uint64, lo, hi byte) uint64 {
-	return (y + (0x80-uint64(lo))*ones8) &^ (y + (0x80-uint64(hi)-1)*ones8) & high8
-}
-
-// gather8 moves the top bit of each byte of x to bit k for byte k.
-func gather8(x uint64) uint64 { return (x >> 7) * 0x0102040810204080 >> 56 }
-
-func isLetter(c byte) bool { return c|0x20-'a' < 26 }
-
-var isLeet = [256]bool{'0': true, '1': true, '3': true, '4': true, '5': true, '7': true, '@': true, '$': true}
-
-var isSep = [256]bool{' ': true, '.': true, '-': true, '_': true, '*': true, '/': true, '|': true,
-	',': true, '+': true, '~': true, ':': true}

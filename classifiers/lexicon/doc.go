@@ -1,6 +1,7 @@
 // Package lexicon is the rule classifier: lexicon terms, phrase rules with
 // small gaps and context rules, matched on normalized text
-// (classifiers/normalize) with Aho–Corasick automata (classifiers/match).
+// (classifiers/internal/normalize) with Aho–Corasick automata
+// (classifiers/internal/match).
 //
 // The embedded data (data/terms.tsv, data/classes.txt, data/rules.txt; see
 // docs/classifiers-rules.md) gives:
@@ -26,6 +27,15 @@
 // automaton scan. ClassifyNormalized takes text a caller has already
 // normalized (the ensemble normalizes once for the rules and the model).
 //
-// Dependencies: lexicon imports classifiers, classifiers/normalize and
-// classifiers/match (segmenter ← classifiers ← analyzer ← server ← cmd).
+// The code is split by concern: classify.go (entry points and per-call
+// scratch), scan.go (trigger scan and the leet '1' readings), sentences.go
+// (sentence spans and the token/sentence walker), mayfind.go (the shortcut
+// that proves no finding is possible), events.go (events from matches),
+// rules.go (suppress, find and modify rules), findings.go (context
+// modifiers and findings in source offsets); lexicon.go and parse.go build
+// a Classifier from the embedded data.
+//
+// Dependencies: lexicon imports classifiers, classifiers/internal/normalize
+// and classifiers/internal/match (segmenter ← classifiers ← analyzer ←
+// server ← cmd).
 package lexicon

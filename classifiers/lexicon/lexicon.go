@@ -11,8 +11,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/openrai/raiserver/classifiers"
-	"github.com/openrai/raiserver/classifiers/match"
-	"github.com/openrai/raiserver/classifiers/normalize"
+	"github.com/openrai/raiserver/classifiers/internal/match"
+	"github.com/openrai/raiserver/classifiers/internal/normalize"
 )
 
 //go:embed data/terms.tsv data/classes.txt data/rules.txt

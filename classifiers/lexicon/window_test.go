@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"github.com/openrai/raiserver/classifiers"
-	"github.com/openrai/raiserver/classifiers/match"
+	"github.com/openrai/raiserver/classifiers/internal/match"
 )
 
 // classifyWhole is the definition the classifier's shortcuts must keep:

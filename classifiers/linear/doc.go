@@ -6,13 +6,14 @@
 // are int8 with one power-of-two scale per category, so the shipped table
 // (2^16 buckets) stays in a core's L2 cache.
 //
-// Plain ASCII text, which normalization would only lowercase, takes a fast
-// path (lowercase and check eight bytes at a time, then one pass over the
-// words that adds up their weights, a short word's own features memoized);
-// it is checked against the full normalization by a differential test.
-// ScoresNormalized takes text that classifiers/normalize has already
-// normalized, in any script, for callers that normalize once for several
-// classifiers, and adds up its words the same way.
+// Scores normalizes with classifiers/internal/normalize (which alone
+// decides what text needs folding) and then, for the shipped feature set,
+// takes a fast path: one pass over the words that adds up their weights, a
+// short word's own features memoized; it is checked against the ordinary
+// featurization by a differential test. ScoresNormalized takes text the
+// normalizer has already produced, in any script, for callers that
+// normalize once for several classifiers, and adds up its words the same
+// way.
 //
 // A Model is immutable after Load and safe for concurrent use; per-call
 // scratch comes from a sync.Pool. Scores gives one probability per category
@@ -24,6 +25,6 @@
 // Default) are produced by cmd/rai-train; model/MANIFEST.json records how.
 // The train subpackage holds the training code; it is not needed to serve.
 //
-// Dependencies: classifiers ← linear (and classifiers/normalize for the
-// text normalization shared by training and inference).
+// Dependencies: classifiers ← linear (and classifiers/internal/normalize
+// for the text normalization shared by training and inference).
 package linear

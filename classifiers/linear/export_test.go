@@ -1,20 +1,15 @@
 package linear
 
-// PlainLower exposes plainLower to the black-box tests.
-var PlainLower = plainLower
-
-// FastFeatures is the fast path of Scores: the features of plain text, or
-// false when the text needs the full normalization.
+// FastFeatures is the fast path of Scores: the features of text after
+// classifiers/internal/normalize, or false when the text needs the ordinary
+// featurization.
 func FastFeatures(f Features, text []byte) ([]uint32, bool) {
-	low, ok := lowerPlain(nil, text)
-	if !ok {
-		return nil, false
-	}
-	return f.appendPlain(nil, low)
+	norm, _ := newNormalizer(NormV1).n.Append(nil, nil, text)
+	return NormFeatures(f, norm)
 }
 
 // NormFeatures is the fast path of ScoresNormalized: the features of text
-// normalized by classifiers/normalize, or false when it needs the ordinary
+// normalized by classifiers/internal/normalize, or false when it needs the ordinary
 // featurization.
 func NormFeatures(f Features, norm []byte) ([]uint32, bool) {
 	text, _ := foldNorm(nil, norm)

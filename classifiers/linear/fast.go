@@ -5,118 +5,36 @@ import (
 	"math/bits"
 	"slices"
 
-	"github.com/openrai/raiserver/classifiers/normalize"
+	"github.com/openrai/raiserver/classifiers/internal/normalize"
 )
 
-// The fast path of Scores for the shipped feature set (4-gram edges, words,
-// bigrams; see Features.Long) on plain ASCII text: one SWAR pass lowercases
-// the text and rules out what NormV1 would rewrite byte by byte (non-ASCII,
-// controls, leetspeak), then one pass over the words adds up the weights
-// of their features and rules out what it would rewrite word by word
-// (stretched letters, letter-spaced words); a short word's own features are
-// memoized per scratch, so a common word costs one cache probe and its
-// bigram. When either pass says no, Scores normalizes and featurizes the
-// ordinary way. TestFastPathMatchesNormV1 checks that whenever the fast path
-// answers, its features are those of the normalized text, and that the
-// scores are the ordinary path's; TestPlainSumsMatchAppendPlain checks the
-// memoized sums against the listed features.
+// The fast path of Scores and ScoresNormalized for the shipped feature set
+// (4-gram edges, words, bigrams; see Features.Long) on text classifiers/
+// normalize has normalized (which decides alone what needs folding: its
+// block path lower-cases plain ASCII): one pass over the words adds up the
+// weights of their features, applying foldDigits word by word, and rules
+// out what it does not handle (a letter three times in a row, a spelled
+// chain); a short word's own features are memoized per scratch, so a
+// common word costs one cache probe and its bigram. When the pass says no,
+// Scores featurizes the ordinary way. TestFastPathMatchesNormV1 checks
+// that whenever the fast path answers, its features are those of the
+// normalized text, and that the scores are the ordinary path's;
+// TestPlainSumsMatchAppendPlain checks the memoized sums against the
+// listed features.
 
 const (
 	ones8 = 0x0101010101010101
 	high8 = 0x8080808080808080
 )
 
-// inRange has the top bit of each byte of y (7-bit values) set when the
-// byte is in [lo, hi].
-func inRange(y uint64, lo, hi byte) uint64 {
-	return (y + (0x80-uint64(lo))*ones8) &^ (y + (0x80-uint64(hi)-1)*ones8) & high8
-}
-
 // fastPath reports whether f is the feature set plainSums implements.
 func (f Features) fastPath() bool {
 	return f.Bits == 16 && f.MinN == 4 && f.MaxN == 4 && f.Words && f.Bigrams && f.Long >= 6
 }
 
-// lowerPlain appends src lowercased to dst and reports false when src holds
-// a byte NormV1 may rewrite or drop: a non-ASCII byte, a control character
-// other than whitespace, a digit or one of @ $ | next to a letter, or a '!'
-// before a letter or digit. It reads eight bytes at a time.
-func lowerPlain(dst, src []byte) ([]byte, bool) {
-	base := len(dst)
-	n := len(src)
-	if cap(dst)-base < n {
-		dst = append(dst[:cap(dst)], make([]byte, base+n-cap(dst))...)
-	}
-	dst = dst[:base+n]
-	out := dst[base:]
-	i := 0
-	for ; i+9 <= n; i += 8 {
-		x0 := binary.LittleEndian.Uint64(src[i:])
-		if x0&high8 != 0 {
-			return dst, false
-		}
-		up0 := inRange(x0, 'A', 'Z')
-		// Most chunks hold none of the bytes the rules are about:
-		// controls and whitespace other than ' ', digits, ! $ @ | DEL.
-		sus := inRange(x0, 0, 0x1f) | inRange(x0, '0', '9') | inRange(x0, '!', '!') | inRange(x0, '$', '$') |
-			inRange(x0, '@', '@') | inRange(x0, '|', '|') | inRange(x0, 0x7f, 0x7f)
-		if sus != 0 {
-			// Lanes: x0 = src[i:i+8], x1 = the byte after each lane,
-			// letm = whether the byte before each lane is a letter.
-			x1 := binary.LittleEndian.Uint64(src[i+1:])
-			if x1&high8 != 0 {
-				return dst, false
-			}
-			let0 := up0 | inRange(x0, 'a', 'z')
-			let1 := inRange(x1, 'A', 'Z') | inRange(x1, 'a', 'z')
-			letm := let0 << 8
-			if i > 0 && plainClass[src[i-1]] == pcLetter {
-				letm |= 0x80
-			}
-			bad := inRange(x0, 0, 8) | inRange(x0, 14, 31) | inRange(x0, 0x7f, 0x7f)
-			leet := inRange(x0, '0', '9') | inRange(x0, '@', '@') | inRange(x0, '$', '$') | inRange(x0, '|', '|')
-			bad |= leet & (letm | let1)
-			bad |= inRange(x0, '!', '!') & (let1 | inRange(x1, '0', '9'))
-			if bad != 0 {
-				return dst, false
-			}
-		}
-		binary.LittleEndian.PutUint64(out[i:], x0|up0>>2)
-	}
-	// The tail, byte by byte, with the same rules.
-	for ; i < n; i++ {
-		c := src[i]
-		k := plainClass[c]
-		var prev, next uint8 = pcSpace, pcSpace
-		if i > 0 {
-			prev = plainClass[src[i-1]]
-		}
-		if i+1 < n {
-			next = plainClass[src[i+1]]
-		}
-		switch k {
-		case pcBad:
-			return dst, false
-		case pcDigit, pcLeet:
-			if prev == pcLetter || next == pcLetter {
-				return dst, false
-			}
-		case pcBang:
-			if next == pcLetter || next == pcDigit {
-				return dst, false
-			}
-		case pcLetter:
-			c |= 0x20
-		}
-		out[i] = c
-	}
-	return dst, true
-}
-
 // plainSums returns what m.sums(feats) and len(feats) would be for the
-// features of foldDigits(s), s lower-case ASCII text from lowerPlain
-// (where foldDigits changes nothing) or normalized text in any script for
-// ScoresNormalized, and false when NormV1 would rewrite a word of s: a
+// features of foldDigits(s), s text normalized by classifiers/internal/normalize
+// (in any script), and false when NormV1 would rewrite a word of s: a
 // letter three times in a row, or three or more single letters each
 // separated by one separator or by whitespace ("k i l l", "k.i.l.l").
 // (appendPlain, in the tests, lists the same features.)

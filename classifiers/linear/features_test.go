@@ -5,7 +5,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/openrai/raiserver/classifiers/normalize"
+	"github.com/openrai/raiserver/classifiers/internal/normalize"
 )
 
 // slowFeatures is the obvious version of AppendFeatures: split into words,

@@ -44,7 +44,7 @@ type Normalization uint8
 const (
 	// NormASCIILower lowercases ASCII letters and keeps every other byte.
 	NormASCIILower Normalization = iota
-	// NormV1 is classifiers/normalize (confusables, width, marks, invisible
+	// NormV1 is classifiers/internal/normalize (confusables, width, marks, invisible
 	// characters, separators and leetspeak folded; lowercase), then the leet
 	// digits left in words with letters folded too (foldDigits).
 	NormV1
@@ -134,27 +134,22 @@ func (m *Model) Normalize(dst []byte, offs []int32, text []byte) ([]byte, []int3
 // It allocates nothing in steady state.
 func (m *Model) Scores(text []byte, out *[N]float32) {
 	s := m.pool.Get().(*scratch)
-	ok := false
-	if m.p.Normalization == NormV1 {
-		// Plain ASCII text (most chat) normalizes to itself lowercased, as
-		// far as the words are concerned; skip the full normalizer then.
-		if m.fast {
-			if s.text, ok = lowerPlain(s.text[:0], text); ok && m.scorePlain(s, s.text, out) {
-				m.put(s)
-				return
-			}
-			ok = false
-		} else {
-			s.text, ok = plainLower(s.text[:0], text)
+	if m.p.Normalization == NormV1 && m.fast {
+		// classifiers/internal/normalize alone decides what text needs folding (its
+		// block path lower-cases plain ASCII); then it is ScoresNormalized.
+		s.text, s.offs = m.norm.n.Append(s.text[:0], s.offs[:0], text)
+		if m.scorePlain(s, s.text, out) {
+			m.put(s)
+			return
 		}
-	}
-	if !ok {
+		foldDigits(s.text)
+	} else {
 		s.text, s.offs = m.norm.append(s.text[:0], s.offs[:0], text)
 	}
 	m.score(s, out)
 }
 
-// ScoresNormalized is Scores for text that classifiers/normalize has
+// ScoresNormalized is Scores for text that classifiers/internal/normalize has
 // already normalized (normalize.Normalizer.Append, as the rule classifier
 // does), so that a caller that normalizes once for several classifiers does
 // not pay for it twice. For a model trained with another normalization it

@@ -11,7 +11,7 @@ import (
 	"github.com/openrai/raiserver/classifiers/linear/train"
 )
 
-// TestShippedModelMatchesNormalization fails when classifiers/normalize has
+// TestShippedModelMatchesNormalization fails when classifiers/internal/normalize has
 // changed since the shipped model was trained: the model would then see
 // text differently from how it was trained.
 func TestShippedModelMatchesNormalization(t *testing.T) {

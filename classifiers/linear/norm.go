@@ -2,9 +2,8 @@ package linear
 
 import (
 	"encoding/binary"
-	"slices"
 
-	"github.com/openrai/raiserver/classifiers/normalize"
+	"github.com/openrai/raiserver/classifiers/internal/normalize"
 )
 
 // normalizer applies the text normalization a model was trained with.
@@ -57,7 +56,7 @@ var leetDigit = [256]byte{'0': 'o', '1': 'i', '3': 'e', '4': 'a', '5': 's', '7':
 // foldDigits rewrites, in place, the leet digits of every run of ASCII
 // letters and digits that holds at least one letter ("th1s" → "this",
 // "71me" → "time"); runs of digits alone ("2024") are kept. It completes
-// classifiers/normalize, which keeps some digits (notably 1, read as i or
+// classifiers/internal/normalize, which keeps some digits (notably 1, read as i or
 // l) for matchers to interpret; a hashed feature needs one spelling.
 func foldDigits(b []byte) {
 	for i := 0; i < len(b); i++ {
@@ -110,108 +109,14 @@ func hasLetter(b []byte) bool {
 	return false
 }
 
-// Byte classes of raw text for plainLower.
-const (
-	pcOther  = iota // punctuation that NormV1 keeps and that is no word byte
-	pcLetter        // A-Z, a-z
-	pcDigit         // 0-9
-	pcLeet          // @ $ |: leetspeak symbols
-	pcBang          // !
-	pcSpace         // whitespace
-	pcBad           // C0 controls other than whitespace, DEL, non-ASCII
-)
-
-var plainClass = func() (t [256]uint8) {
-	for c := range t {
-		switch {
-		case c >= 0x80 || c == 0x7f:
-			t[c] = pcBad
-		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f':
-			t[c] = pcSpace
-		case c < 0x20:
-			t[c] = pcBad
-		case c|0x20 >= 'a' && c|0x20 <= 'z':
-			t[c] = pcLetter
-		case c >= '0' && c <= '9':
-			t[c] = pcDigit
-		case c == '@' || c == '$' || c == '|':
-			t[c] = pcLeet
-		case c == '!':
-			t[c] = pcBang
-		}
-	}
-	return t
-}()
-
 // isChainSep marks the bytes that, alone between two single letters, may
-// join them ("k.i.l.l"): classifiers/normalize's separators and whitespace.
+// join them ("k.i.l.l"): classifiers/internal/normalize's separators and whitespace.
 var isChainSep = func() (t [256]bool) {
 	for _, c := range " .-_*~/+=,:\t\n\r\v\f" {
 		t[c] = true
 	}
 	return t
 }()
-
-// plainLower appends src with ASCII letters lowercased to dst and reports
-// whether src is plain: ASCII text in which NormV1 changes nothing but the
-// case of letters and the non-word bytes between words, so that the words
-// of the result (runs of a-z0-9) are exactly the words of the normalized
-// text and the features are the same. Plain text has no non-ASCII byte, no
-// control character, no digit or leet symbol touching a letter (leetspeak,
-// and the digits foldDigits rewrites), no '!' before a letter, no letter
-// three times in a row (stretched), and no three single letters joined by
-// single separators or whitespace (letter-spaced words). The conditions are
-// a superset of what the normalizer acts on; TestPlainLowerMatchesNormV1
-// checks the claim against classifiers/normalize itself. When src is not
-// plain, dst holds a partial copy and the caller normalizes from scratch.
-func plainLower(dst, src []byte) ([]byte, bool) {
-	base := len(dst)
-	dst = slices.Grow(dst, len(src))[:base+len(src)]
-	out := dst[base:]
-	var p1, p2 uint8 = pcSpace, pcSpace // classes of the two previous bytes
-	var l1, l2 byte                     // the two previous bytes, lowercased
-	chain := 0                          // single letters joined so far
-	last := -1                          // position of the last single letter
-	for i, c := range src {
-		k := plainClass[c]
-		l := c
-		switch k {
-		case pcLetter:
-			l = c | 0x20
-			if p1 == pcDigit || p1 == pcLeet || p1 == pcBang ||
-				p1 == pcLetter && l == l1 && p2 == pcLetter && l == l2 {
-				return dst, false
-			}
-		case pcDigit, pcLeet:
-			if p1 == pcLetter {
-				return dst, false
-			}
-		case pcBad:
-			return dst, false
-		}
-		out[i] = l
-		// The byte before is a single letter (or a '1') when neither of
-		// its neighbours is a letter or digit.
-		if (p1 == pcLetter || l1 == '1') && p2 != pcLetter && p2 != pcDigit && k != pcLetter && k != pcDigit {
-			if chain > 0 && chainGap(src[last+1:i-1]) {
-				chain++
-			} else {
-				chain = 1
-			}
-			if chain >= 3 {
-				return dst, false
-			}
-			last = i - 1
-		}
-		p2, p1, l2, l1 = p1, k, l1, l
-	}
-	if (p1 == pcLetter || l1 == '1') && p2 != pcLetter && p2 != pcDigit && len(src) > 0 {
-		if chain > 0 && chainGap(src[last+1:len(src)-1]) && chain+1 >= 3 {
-			return dst, false
-		}
-	}
-	return dst, true
-}
 
 // chainGap reports whether gap, the bytes between two single letters, may
 // join them: one separator, or a run of whitespace.
@@ -220,7 +125,7 @@ func chainGap(gap []byte) bool {
 		return isChainSep[gap[0]]
 	}
 	for _, c := range gap {
-		if plainClass[c] != pcSpace {
+		if c != ' ' && c != '\t' && c != '\n' && c != '\r' && c != '\v' && c != '\f' {
 			return false
 		}
 	}

@@ -10,54 +10,18 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/openrai/raiserver/classifiers/internal/normalize"
 	"github.com/openrai/raiserver/classifiers/linear"
 	"github.com/openrai/raiserver/classifiers/linear/train"
-	"github.com/openrai/raiserver/classifiers/normalize"
 )
 
 var normalizer = normalize.New()
 
 // normalized is what the ensemble hands ScoresNormalized:
-// classifiers/normalize alone, without the model's digit folding.
+// classifiers/internal/normalize alone, without the model's digit folding.
 func normalized(text []byte) []byte {
 	out, _ := normalizer.Append(nil, nil, text)
 	return out
-}
-
-// words splits normalized text into its words (runs of a-z, 0-9 and
-// non-ASCII bytes), which is all featurization reads.
-func words(s []byte) [][]byte {
-	var out [][]byte
-	isWord := func(c byte) bool { return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c >= 0x80 }
-	for i := 0; i < len(s); {
-		if !isWord(s[i]) {
-			i++
-			continue
-		}
-		j := i
-		for j < len(s) && isWord(s[j]) {
-			j++
-		}
-		out = append(out, s[i:j])
-		i = j
-	}
-	return out
-}
-
-// checkPlain fails when text is reported plain but its lowercased words
-// differ from the words of its NormV1 normalization. It names texts by
-// index only: some come from the harmful data sets.
-func checkPlain(t *testing.T, what string, i int, text []byte) bool {
-	t.Helper()
-	low, ok := linear.PlainLower(nil, text)
-	if !ok {
-		return false
-	}
-	norm := linear.NormV1.Append(nil, text)
-	if !slices.EqualFunc(words(low), words(norm), func(a, b []byte) bool { return string(a) == string(b) }) {
-		t.Fatalf("%s %d: reported plain, but its words differ from the normalized text's", what, i)
-	}
-	return true
 }
 
 func isASCII(b []byte) bool {
@@ -129,9 +93,10 @@ func checkNormFast(t *testing.T, what string, i int, text []byte) bool {
 	return true
 }
 
-// TestPlainLowerMatchesNormV1 is the differential test of the model's ASCII
-// fast path: whenever plainLower says a text is plain, the text it makes has
-// the same words as classifiers/normalize (plus foldDigits) makes.
+// TestFastPathMatchesNormV1 is the differential test of the model's fast
+// path: whenever it answers, its features are those of the text normalized
+// by classifiers/internal/normalize plus foldDigits, and the scores are the
+// ordinary path's.
 func TestFastPathMatchesNormV1(t *testing.T) {
 	fixed := []string{
 		"Hi! Could you help me plan a week of dinners? Thanks, you're a lifesaver!",
@@ -139,13 +104,12 @@ func TestFastPathMatchesNormV1(t *testing.T) {
 		"killl", "h3llo", "h!i", "$100 and 7 days", "10am", "covid19", "ab\x00cd", "BOOO", "e-mail", "a\nb\nc",
 	}
 	for i, s := range fixed {
-		checkPlain(t, "fixed", i, []byte(s))
 		checkFast(t, "fixed", i, []byte(s))
 		checkNormFast(t, "fixed", i, []byte(s))
 	}
 	alphabet := []byte("abkKiIlL ..--__\n\t,:'?!1034579@$|/+=~*x\x00\x7f")
 	rng := rand.New(rand.NewPCG(7, 8))
-	plain, fast, normFast, nonASCII := 0, 0, 0, 0
+	fast, normFast, nonASCII := 0, 0, 0
 	for i := range 200000 {
 		s := make([]byte, rng.IntN(12))
 		if i%10 == 0 {
@@ -154,9 +118,6 @@ func TestFastPathMatchesNormV1(t *testing.T) {
 		for k := range s {
 			s[k] = alphabet[rng.IntN(len(alphabet))]
 		}
-		if checkPlain(t, "random", i, s) {
-			plain++
-		}
 		if checkFast(t, "random", i, s) {
 			fast++
 		}
@@ -164,8 +125,8 @@ func TestFastPathMatchesNormV1(t *testing.T) {
 			normFast++
 		}
 	}
-	if plain < 1000 || fast < 1000 || normFast < 1000 {
-		t.Errorf("only %d / %d / %d random texts were plain / fast / normalized fast: the test checks little", plain, fast, normFast)
+	if fast < 1000 || normFast < 1000 {
+		t.Errorf("only %d / %d random texts were fast / normalized fast: the test checks little", fast, normFast)
 	}
 	// Words of ordinary text with a letter now and then doubled or
 	// tripled, single letters, and separators.
@@ -184,7 +145,6 @@ func TestFastPathMatchesNormV1(t *testing.T) {
 			b = append(b, vocab[rng.IntN(len(vocab))]...)
 			b = append(b, seps[rng.IntN(len(seps))]...)
 		}
-		checkPlain(t, "words", i, b)
 		if checkFast(t, "words", i, b) {
 			fast++
 		}
@@ -203,15 +163,12 @@ func TestFastPathMatchesNormV1(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	n, nf := 0, 0
+	nf := 0
 	for i, e := range corpus.Examples {
-		if checkPlain(t, "data row", i, []byte(e.Text)) {
-			n++
-		}
 		if checkFast(t, "data row", i, []byte(e.Text)) {
 			nf++
 		}
 		checkNormFast(t, "data row", i, []byte(e.Text))
 	}
-	t.Logf("%d of %d data rows plain, %d on the fast path", n, len(corpus.Examples), nf)
+	t.Logf("%d of %d data rows on the fast path", nf, len(corpus.Examples))
 }

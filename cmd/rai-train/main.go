@@ -88,7 +88,7 @@ func run(args []string, stdout io.Writer) error {
 	words := fs.Bool("words", def.Features.Words, "word unigram features")
 	bigrams := fs.Bool("bigrams", def.Features.Bigrams, "word bigram features")
 	long := fs.Uint("long", uint(def.Features.Long), "words of at most this many bytes get only their edge n-grams (0: all n-grams for every word)")
-	norm := fs.Uint("norm", uint(def.Normalization), "text normalization (0 ASCII lowercase, 1 classifiers/normalize)")
+	norm := fs.Uint("norm", uint(def.Normalization), "text normalization (0 ASCII lowercase, 1 classifiers/internal/normalize)")
 	l2 := fs.Float64("l2", def.L2, "L2 penalty")
 	maxIter := fs.Int("maxiter", def.MaxIter, "L-BFGS iterations per category")
 	offensive := fs.Float64("offensive", float64(def.OffensiveWeight), "weight of Davidson offensive rows (soft HATE targets)")

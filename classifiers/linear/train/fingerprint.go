@@ -25,7 +25,7 @@ var probe = strings.Join([]string{
 
 // NormalizationFingerprint is the SHA-256 of the probe text normalized by
 // n. The manifest records it, and a test compares it with the current
-// code: a change in classifiers/normalize changes what the model sees, so
+// code: a change in classifiers/internal/normalize changes what the model sees, so
 // the model must be retrained (go run ./cmd/rai-train).
 func NormalizationFingerprint(n linear.Normalization) string {
 	s := sha256.Sum256(n.Append(nil, []byte(probe)))

@@ -1,5 +1,3 @@
-//go:build !amd64 || purego
-
 package match
 
 // steps4 runs the four chains of AppendMatchesIn over t: chain k reads

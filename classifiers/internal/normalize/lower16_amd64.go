@@ -2,8 +2,6 @@
 
 package normalize
 
-import "golang.org/x/sys/cpu"
-
 // haveLower16: lower16 is implemented (SSE2, which every amd64 has).
 const haveLower16 = true
 
@@ -25,16 +23,3 @@ func lower16(dst *byte, offs *int32, src *byte, off int32, before uint64) (bad, 
 //
 //go:noescape
 func lower64(dst *byte, offs *int32, src *byte, off int32, before uint64) (bad, sp, letter, eq, sep uint64)
-
-// lower64AVX2 is lower64 with 32-byte AVX2 vectors; lower64's assembly
-// jumps to it when useAVX2 is set (a Go wrapper would cost a call per
-// block: it is too big to inline).
-//
-//lint:ignore U1000 called from lower64's assembly
-//go:noescape
-func lower64AVX2(dst *byte, offs *int32, src *byte, off int32, before uint64) (bad, sp, letter, eq, sep uint64)
-
-// useAVX2 sends lower64 and Marks64 to their AVX2 versions: the CPU has
-// AVX2 (and the OS saves its registers, which cpu checks). Tests switch it
-// to run both versions.
-var useAVX2 = cpu.X86.HasAVX2

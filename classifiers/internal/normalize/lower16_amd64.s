@@ -1,7 +1,6 @@
 //go:build !purego
 
 #include "textflag.h"
-#include "vec_amd64.h"
 
 // Byte vectors for the comparisons (PCMPGTB is signed; every byte that
 // reaches them is < 0x80, the others are caught by PMOVMSKB first).
@@ -200,143 +199,9 @@ TEXT ·lower16(SB), NOSPLIT, $0-80
 
 // func lower64(dst *byte, offs *int32, src *byte, off int32, before uint64) (bad, sp, letter, eq, sep uint64)
 TEXT ·lower64(SB), NOSPLIT, $0-80
-	CMPB ·useAVX2(SB), $0
-	JEQ  sse2
-	JMP  ·lower64AVX2(SB)
-
-sse2:
 	BEGIN64
 	CHUNK64(0, 0)
 	CHUNK64(16, 16)
 	CHUNK64(32, 32)
 	CHUNK64(48, 48)
-	END64
-
-// The AVX2 version of lower64: the same work on 32 bytes at a time, used
-// when the CPU has AVX2 (useAVX2). Constants are 32 bytes wide.
-
-C32(y20, 0x2020202020202020)
-C32(y25, 0x2525252525252525)
-C32(y2f, 0x2f2f2f2f2f2f2f2f)
-C32(y3a, 0x3a3a3a3a3a3a3a3a)
-C32(y40, 0x4040404040404040)
-C32(y5b, 0x5b5b5b5b5b5b5b5b)
-C32(y60, 0x6060606060606060)
-C32(y7b, 0x7b7b7b7b7b7b7b7b)
-C32(y29, 0x2929292929292929)
-C32(y30, 0x3030303030303030)
-C32(y3d, 0x3d3d3d3d3d3d3d3d)
-C32(y5f, 0x5f5f5f5f5f5f5f5f)
-C32(y7e, 0x7e7e7e7e7e7e7e7e)
-C32(eight8, 0x0000000800000008)
-// 0..7 as int32 lanes.
-DATA iota8<>+0(SB)/8, $0x0000000100000000
-DATA iota8<>+8(SB)/8, $0x0000000300000002
-DATA iota8<>+16(SB)/8, $0x0000000500000004
-DATA iota8<>+24(SB)/8, $0x0000000700000006
-GLOBL iota8<>(SB), RODATA|NOPTR, $32
-
-// CHUNK32(k, sh) is CHUNK64 on the 32 bytes at k(DX), with Y registers:
-// Y0 the bytes, Y2-Y5 scratch, Y7 the output bytes before the chunk
-// (lanes 30 and 31), Y8 the offsets of the chunk, Y6 eight 8s. The bytes
-// one and two lanes before come from VPERM2I128 (the previous chunk's
-// upper half and this one's lower half) and VPALIGNR within each half.
-#define CHUNK32(k, sh) \
-	VMOVDQU k(DX), Y0; \
-	VPMOVMSKB Y0, AX; \
-	VMOVDQU y20<>(SB), Y2; \
-	VPCMPGTB Y0, Y2, Y2; \
-	VPCMPGTB y20<>(SB), Y0, Y3; \
-	VMOVDQU y25<>(SB), Y4; \
-	VPCMPGTB Y0, Y4, Y4; \
-	VPAND Y4, Y3, Y3; \
-	VPOR Y3, Y2, Y2; \
-	VPCMPGTB y2f<>(SB), Y0, Y3; \
-	VMOVDQU y3a<>(SB), Y4; \
-	VPCMPGTB Y0, Y4, Y4; \
-	VPAND Y4, Y3, Y3; \
-	VPOR Y3, Y2, Y2; \
-	VPCMPEQB y40<>(SB), Y0, Y3; \
-	VPOR Y3, Y2, Y2; \
-	VPCMPGTB y7b<>(SB), Y0, Y3; \
-	VPOR Y3, Y2, Y2; \
-	VPMOVMSKB Y2, BX; \
-	ORL BX, AX; \
-	SHLQ $sh, AX; \
-	ORQ AX, R9; \
-	VPCMPGTB y40<>(SB), Y0, Y3; \
-	VMOVDQU y5b<>(SB), Y4; \
-	VPCMPGTB Y0, Y4, Y4; \
-	VPAND Y4, Y3, Y3; \
-	VPAND y20<>(SB), Y3, Y3; \
-	VPOR Y3, Y0, Y0; \
-	VMOVDQU Y0, k(DI); \
-	VPCMPEQB y20<>(SB), Y0, Y3; \
-	VPMOVMSKB Y3, BX; \
-	SHLQ $sh, BX; \
-	ORQ BX, R10; \
-	VPCMPGTB y60<>(SB), Y0, Y3; \
-	VMOVDQU y7b<>(SB), Y4; \
-	VPCMPGTB Y0, Y4, Y4; \
-	VPAND Y4, Y3, Y3; \
-	VPMOVMSKB Y3, BX; \
-	SHLQ $sh, BX; \
-	ORQ BX, R11; \
-	VPERM2I128 $0x21, Y0, Y7, Y3; \
-	VPALIGNR $15, Y3, Y0, Y4; \
-	VPALIGNR $14, Y3, Y0, Y5; \
-	VPCMPEQB Y4, Y0, Y4; \
-	VPCMPEQB Y5, Y0, Y5; \
-	VPAND Y5, Y4, Y4; \
-	VPMOVMSKB Y4, BX; \
-	SHLQ $sh, BX; \
-	ORQ BX, R12; \
-	VMOVDQU Y0, Y7; \
-	VPCMPGTB y29<>(SB), Y0, Y3; \
-	VMOVDQU y30<>(SB), Y4; \
-	VPCMPGTB Y0, Y4, Y4; \
-	VPAND Y4, Y3, Y3; \
-	VPCMPEQB y20<>(SB), Y0, Y4; \
-	VPOR Y4, Y3, Y3; \
-	VPCMPEQB y3a<>(SB), Y0, Y4; \
-	VPOR Y4, Y3, Y3; \
-	VPCMPEQB y3d<>(SB), Y0, Y4; \
-	VPOR Y4, Y3, Y3; \
-	VPCMPEQB y5f<>(SB), Y0, Y4; \
-	VPOR Y4, Y3, Y3; \
-	VPCMPEQB y7e<>(SB), Y0, Y4; \
-	VPOR Y4, Y3, Y3; \
-	VPMOVMSKB Y3, BX; \
-	SHLQ $sh, BX; \
-	ORQ BX, R13; \
-	VMOVDQU Y8, (4*k)(SI); \
-	VPADDD Y6, Y8, Y8; \
-	VMOVDQU Y8, (4*k+32)(SI); \
-	VPADDD Y6, Y8, Y8; \
-	VMOVDQU Y8, (4*k+64)(SI); \
-	VPADDD Y6, Y8, Y8; \
-	VMOVDQU Y8, (4*k+96)(SI); \
-	VPADDD Y6, Y8, Y8
-
-// func lower64AVX2(dst *byte, offs *int32, src *byte, off int32, before uint64) (bad, sp, letter, eq, sep uint64)
-TEXT ·lower64AVX2(SB), NOSPLIT, $0-80
-	MOVQ dst+0(FP), DI
-	MOVQ offs+8(FP), SI
-	MOVQ src+16(FP), DX
-	MOVL off+24(FP), CX
-	XORQ R9, R9
-	XORQ R10, R10
-	XORQ R11, R11
-	XORQ R12, R12
-	XORQ R13, R13
-	MOVL CX, X8
-	VPBROADCASTD X8, Y8
-	VPADDD iota8<>(SB), Y8, Y8
-	VMOVDQU eight8<>(SB), Y6
-	MOVQ before+32(FP), X7
-	PSLLO $14, X7
-	VINSERTI128 $1, X7, Y7, Y7
-	CHUNK32(0, 0)
-	CHUNK32(32, 32)
-	VZEROUPPER
 	END64

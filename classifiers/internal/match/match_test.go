@@ -10,7 +10,7 @@ import (
 
 	ahocorasick "github.com/petar-dambovaliev/aho-corasick"
 
-	"github.com/openrai/raiserver/classifiers/match"
+	"github.com/openrai/raiserver/classifiers/internal/match"
 )
 
 func isWord(c byte) bool { return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c >= 0x80 }

@@ -12,8 +12,9 @@ import (
 // tables, then the leetspeak and compaction passes over the whole output.
 // The fast paths of Append (eight-byte blocks, the byte path, inline
 // UTF-8 decoding, passes started late) must give the same bytes and
-// offsets.
-func appendSlow(t *runeTable, src []byte) ([]byte, []int32) {
+// offsets, and the same report of what was folded.
+func appendSlow(t *runeTable, src []byte) ([]byte, []int32, Folds) {
+	var folds Folds
 	d := make([]byte, 0, len(src)*4+64)
 	o := make([]int32, 0, len(src)*4+65)
 	emit := func(c byte, i int) {
@@ -37,11 +38,14 @@ func appendSlow(t *runeTable, src []byte) ([]byte, []int32) {
 				ws(' ', i)
 			case aNL:
 				ws('\n', i)
+			case aDrop:
+				folds |= Controls
 			}
 			i++
 			continue
 		}
 		if r == utf8.RuneError && size == 1 {
+			folds |= Runes
 			for _, c := range []byte("\uFFFD") {
 				emit(c, i)
 			}
@@ -54,7 +58,9 @@ func appendSlow(t *runeTable, src []byte) ([]byte, []int32) {
 				emit(src[i+k], i)
 			}
 		case entDrop:
+			folds |= Runes
 		default:
+			folds |= Runes
 			for _, c := range []byte(t.pool[e>>8 : e>>8+e&0xff]) {
 				switch {
 				case c >= utf8.RuneSelf:
@@ -71,21 +77,26 @@ func appendSlow(t *runeTable, src []byte) ([]byte, []int32) {
 		}
 		i += size
 	}
-	leet(d, 0, 0, len(d))
-	w := compact(d, o, 0, 0)
+	_, f := leet(d, 0, 0, len(d))
+	folds |= f
+	w, f := compact(d, o, 0, 0)
+	folds |= f
 	d, o = d[:w], o[:w]
-	return d, append(o, int32(len(src)))
+	return d, append(o, int32(len(src))), folds
 }
 
 func checkSame(t *testing.T, n *Normalizer, src []byte) {
 	t.Helper()
-	wantD, wantO := appendSlow(n.t, src)
-	gotD, gotO := n.Append(nil, nil, src)
+	wantD, wantO, wantF := appendSlow(n.t, src)
+	gotD, gotO, gotF := n.AppendFolds(nil, nil, src)
 	if !bytes.Equal(gotD, wantD) {
 		t.Fatalf("output differs from the slow version (len %d): got %d bytes, want %d", len(src), len(gotD), len(wantD))
 	}
 	if !slices.Equal(gotO, wantO) {
 		t.Fatalf("offsets differ from the slow version (len %d)", len(src))
+	}
+	if gotF != wantF {
+		t.Fatalf("folds differ from the slow version (len %d): got %07b, want %07b", len(src), gotF, wantF)
 	}
 }
 

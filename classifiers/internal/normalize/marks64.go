@@ -1,5 +1,3 @@
-//go:build !amd64 || purego
-
 package normalize
 
 import "encoding/binary"
@@ -8,9 +6,9 @@ import "encoding/binary"
 // word bytes of normalized text (IsWordByte: a-z, 0-9 and every byte >=
 // 0x80), the ASCII digits, and the sentence punctuation ('.', '!', '?',
 // ';' and '\n'). The rule engine and the model find words and sentences
-// with it. On amd64 it compares sixteen bytes at a time with SSE2, which
-// every amd64 has; elsewhere and with -tags purego, eight at a time in a
-// machine word.
+// with it. It compares eight bytes at a time in a machine word (an SSE2
+// and AVX2 version in assembly was removed: under 10% end to end, see
+// "Assembly kept or removed" in docs/benchmarks.md).
 func Marks64(p *[64]byte) (word, digit, punct uint64) {
 	for k := 0; k < 64; k += 8 {
 		x := binary.LittleEndian.Uint64(p[k:])

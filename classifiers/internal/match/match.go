@@ -274,9 +274,8 @@ func Compile(pats []Pattern, isWord func(byte) bool) (*Matcher, error) {
 
 // checkTable reports an error unless every byte's class is a column of
 // trans other than the outputs' and every transition, its flag cleared, is
-// the start of a row of trans (the assembly scan, dfa4, reads the table
-// without bounds checks and relies on it), and every row's outputs are -1
-// or an index into outs.
+// the start of a row of trans, and every row's outputs are -1 or an index
+// into outs.
 func (m *Matcher) checkTable() error {
 	n := m.nclass
 	rows := uint32(len(m.trans)) / n

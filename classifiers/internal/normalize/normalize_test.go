@@ -6,7 +6,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/openrai/raiserver/classifiers/normalize"
+	"github.com/openrai/raiserver/classifiers/internal/normalize"
 )
 
 var n = normalize.New()
@@ -146,6 +146,46 @@ func TestAppendKeepsPrefix(t *testing.T) {
 	dst, offs = n.Append(dst, offs, []byte("CD"))
 	if string(dst) != "abcd" || len(offs) != 5 || offs[0] != 7 || offs[2] != 0 || offs[3] != 1 || offs[4] != 2 {
 		t.Fatalf("got %q %v", dst, offs)
+	}
+}
+
+// TestFolds checks what AppendFolds reports for each kind of rewriting,
+// and that lower-casing and collapsing whitespace report nothing.
+func TestFolds(t *testing.T) {
+	tests := []struct {
+		name string
+		text string
+		want normalize.Folds
+	}{
+		{"plain", "Hello  World.\n\nHow are you?", 0},
+		{"numbers", "covid 19 in 2024, 10am", 0},
+		{"leet inside", "k1ll th3m", normalize.Leet},
+		{"leet symbol inside", "sh!t", normalize.Leet},
+		{"leet edge", "4ss", normalize.LeetEdge},
+		{"leet trailing digit", "mp3", normalize.LeetEdge},
+		{"stretched", "diiiie", normalize.Stretched},
+		{"spelled", "k i l l", normalize.Spelled},
+		{"spelled dots", "b.a.k.e it", normalize.Spelled},
+		{"initials", "U.S.A. is big", normalize.Initials},
+		{"control", "a\x01b", normalize.Controls},
+		{"confusable", "\u043a", normalize.Runes},
+		{"fullwidth", "\uff4b", normalize.Runes},
+		{"invisible", "ki\u200bll", normalize.Runes},
+		{"invalid byte", "a\xffb", normalize.Runes},
+		{"kept rune", "日本", 0},
+		{"several", "k1ll \u043a i i i l", normalize.Leet | normalize.Runes | normalize.Spelled},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			d, o := n.Append(nil, nil, []byte(tc.text))
+			d2, o2, got := n.AppendFolds(nil, nil, []byte(tc.text))
+			if got != tc.want {
+				t.Errorf("folds %07b, want %07b", got, tc.want)
+			}
+			if !bytes.Equal(d, d2) || len(o) != len(o2) {
+				t.Errorf("AppendFolds and Append differ")
+			}
+		})
 	}
 }
 

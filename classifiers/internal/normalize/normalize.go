@@ -88,6 +88,36 @@ var joinable = func() (t [256]bool) {
 var leetMap = [128]byte{'0': 'o', '1': '1', '3': 'e', '4': 'a', '5': 's', '7': 't',
 	'@': 'a', '$': 's', '!': 'i', '|': 'l'}
 
+// Folds is a set of the rewritings Append did beyond lower-casing ASCII
+// and collapsing whitespace: what a caller needs to know about how the
+// text was spelled without reading it again.
+type Folds uint8
+
+const (
+	// Runes: a non-ASCII rune was folded or dropped (a confusable or
+	// look-alike, a width or styled form, a combining mark, an invisible
+	// or bidi character) or an invalid byte replaced.
+	Runes Folds = 1 << iota
+	// Controls: an ASCII control character other than whitespace was
+	// dropped.
+	Controls
+	// Leet: a run of leetspeak characters between two letters was read
+	// as letters ("k1ll", "h4te"; the digit 1 stays '1', which matchers
+	// read as i or l).
+	Leet
+	// LeetEdge: a run of leetspeak characters at the start or end of a
+	// word was read as letters ("4ss", "hat3").
+	LeetEdge
+	// Stretched: a run of three or more of one letter was collapsed.
+	Stretched
+	// Spelled: a word spelled as four or more single letters with
+	// separators was joined ("k i l l", "k.i.l.l").
+	Spelled
+	// Initials: three single letters with separators were joined
+	// ("u.s.a", "a b c"): more often initials or a list than an evasion.
+	Initials
+)
+
 // Append normalizes src, appends the result to dst and, for each byte
 // appended, the offset in src of the rune (or run of runes) it came from onto
 // offs. On return len(offs) == len(dst)+1: the extra final entry is len(src)
@@ -104,6 +134,12 @@ var leetMap = [128]byte{'0': 'o', '1': '1', '3': 'e', '4': 'a', '5': 's', '7': '
 // ("k.i.l.l", "k i l l") joined. Offsets are non-decreasing and each is the
 // start of a rune (or of an invalid byte) in src.
 func (n *Normalizer) Append(dst []byte, offs []int32, src []byte) ([]byte, []int32) {
+	dst, offs, _ = n.AppendFolds(dst, offs, src)
+	return dst, offs
+}
+
+// AppendFolds is Append that also reports what it folded.
+func (n *Normalizer) AppendFolds(dst []byte, offs []int32, src []byte) ([]byte, []int32, Folds) {
 	if len(offs) > len(dst) {
 		offs = offs[:len(dst)]
 	}
@@ -113,33 +149,38 @@ func (n *Normalizer) Append(dst []byte, offs []int32, src []byte) ([]byte, []int
 	base := len(dst)
 	dst = slices.Grow(dst, len(src)+64)
 	offs = slices.Grow(offs, len(src)+65)
-	dst, offs, leetFrom, leetTo, compactFrom := n.fold(dst, offs, src, base)
+	dst, offs, leetFrom, leetTo, compactFrom, folds := n.fold(dst, offs, src, base)
 	if leetFrom >= 0 {
 		// leet reports where the bytes it folded start something for
 		// the compaction pass (a run of three, a separated spelling).
-		if first := leet(dst, base, leetFrom, leetTo); first >= 0 && (compactFrom < 0 || first < compactFrom) {
+		first, f := leet(dst, base, leetFrom, leetTo)
+		folds |= f
+		if first >= 0 && (compactFrom < 0 || first < compactFrom) {
 			compactFrom = first
 		}
 	}
 	w := len(dst)
 	if compactFrom >= 0 {
-		w = compact(dst, offs, base, compactFrom)
+		var f Folds
+		w, f = compact(dst, offs, base, compactFrom)
+		folds |= f
 	}
 	dst, offs = dst[:w], offs[:w]
 	offs = append(offs, int32(len(src)))
-	return dst, offs
+	return dst, offs, folds
 }
 
 // fold is the first pass: per-rune folding and whitespace collapse. It
 // writes by index into the spare capacity of dst and offs (grown as needed)
 // and returns the first and last leetspeak candidates that touch a letter
-// (-1: none) and where the compaction pass must start (-1: nothing for it
-// to do).
-func (n *Normalizer) fold(dst []byte, offs []int32, src []byte, base int) ([]byte, []int32, int, int, int) {
+// (-1: none), where the compaction pass must start (-1: nothing for it
+// to do) and what it folded (Runes, Controls).
+func (n *Normalizer) fold(dst []byte, offs []int32, src []byte, base int) ([]byte, []int32, int, int, int, Folds) {
 	lim := min(cap(dst), cap(offs))
 	d, o := dst[:lim], offs[:lim]
 	w := len(dst)
 	leetFrom, leetTo, compactFrom := -1, -1, -1
+	var folds Folds
 	for i := 0; i < len(src); {
 		// Block path: 64 (lower64), sixteen (lower16; SSE2) and then eight
 		// plain ASCII bytes at a time (letters, single spaces, punctuation
@@ -239,6 +280,7 @@ func (n *Normalizer) fold(dst []byte, offs []int32, src []byte, base int) ([]byt
 			case aNL:
 				w = space(d, o, base, w, '\n', i)
 			case aDrop:
+				folds |= Controls
 				if w > base && props[d[w-1]]&pLeet != 0 {
 					// "$\x7fi": the letter comes next.
 					if leetFrom < 0 {
@@ -273,6 +315,7 @@ func (n *Normalizer) fold(dst []byte, offs []int32, src []byte, base int) ([]byt
 				r, size = decode(src, i)
 			}
 			if r == utf8.RuneError && size == 1 {
+				folds |= Runes
 				w += copy(d[w:], "\uFFFD")
 				o[w-3], o[w-2], o[w-1] = int32(i), int32(i), int32(i)
 				i++
@@ -294,7 +337,9 @@ func (n *Normalizer) fold(dst []byte, offs []int32, src []byte, base int) ([]byt
 					w++
 				}
 			case entDrop:
+				folds |= Runes
 			default:
+				folds |= Runes
 				if e&0xff == 1 {
 					// One letter (a look-alike, a wide or styled letter).
 					if m := n.t.pool[e>>8]; props[m]&pLetter != 0 {
@@ -346,7 +391,7 @@ func (n *Normalizer) fold(dst []byte, offs []int32, src []byte, base int) ([]byt
 			i += size
 		}
 	}
-	return d[:w], o[:w], leetFrom, leetTo, compactFrom
+	return d[:w], o[:w], leetFrom, leetTo, compactFrom, folds
 }
 
 // isAlnum reports whether c is an ASCII letter or digit. It is a table
@@ -645,9 +690,11 @@ func space(d []byte, o []int32, base, w int, ws byte, i int) int {
 // Runs that hold other digits ("2024", "covid19") or touch no letter
 // ("7 days", "$100") are left alone. '1' stays '1'. Only the runs that
 // hold a byte of b[from:to+1] are looked at. It returns the first index
-// where a folded byte lets the compaction pass change something, or -1.
-func leet(b []byte, base, from, to int) int {
+// where a folded byte lets the compaction pass change something, or -1,
+// and what it folded (Leet, LeetEdge).
+func leet(b []byte, base, from, to int) (int, Folds) {
 	first := -1
+	var folds Folds
 	for i := from; i <= to && i < len(b); {
 		if props[b[i]]&pLeet == 0 {
 			i++
@@ -677,14 +724,17 @@ func leet(b []byte, base, from, to int) int {
 		right := e < len(b) && props[b[e]]&pLetter != 0
 		switch {
 		case left && right:
+			folds |= Leet
 		case right:
 			if e-s > 1 && digits {
 				continue
 			}
+			folds |= LeetEdge
 		case left:
 			if e-s > 2 || bang {
 				continue
 			}
+			folds |= LeetEdge
 		default:
 			continue
 		}
@@ -702,13 +752,14 @@ func leet(b []byte, base, from, to int) int {
 			}
 		}
 	}
-	return first
+	return first, folds
 }
 
 // compact is the last pass, in place: it joins words spelled as single
 // letters with separators and collapses runs of three or more of one letter.
-// It returns the new length.
-func compact(b []byte, offs []int32, base, from int) int {
+// It returns the new length and what it folded (Stretched, Spelled,
+// Initials).
+func compact(b []byte, offs []int32, base, from int) (int, Folds) {
 	end := len(b)
 	// Fast scan for the first place that changes anything.
 	r := from
@@ -724,8 +775,9 @@ func compact(b []byte, offs []int32, base, from int) int {
 		}
 	}
 	if r+2 >= end {
-		return end
+		return end, 0
 	}
+	var folds Folds
 	w := r
 	prev := byte(' ')
 	if r > base {
@@ -742,6 +794,11 @@ func compact(b []byte, offs []int32, base, from int) int {
 					k++
 				}
 				if k >= 3 {
+					if k == 3 {
+						folds |= Initials
+					} else {
+						folds |= Spelled
+					}
 					for q := r; q <= j; q += 2 {
 						b[w], offs[w] = b[q], offs[q]
 						w++
@@ -761,6 +818,7 @@ func compact(b []byte, offs []int32, base, from int) int {
 				w++
 				prev = c
 				r = e
+				folds |= Stretched
 				continue
 			}
 		}
@@ -769,7 +827,7 @@ func compact(b []byte, offs []int32, base, from int) int {
 		prev = c
 		r++
 	}
-	return w
+	return w, folds
 }
 
 // changesAt reports whether compact rewrites something starting at b[r]:

@@ -1,5 +1,0 @@
-//go:build !race
-
-package normalize
-
-const raceEnabled = false
