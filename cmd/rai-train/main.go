@@ -99,6 +99,7 @@ func run(args []string, stdout io.Writer) error {
 	lodo := fs.Bool("lodo", false, "also train leave-one-dataset-out models and report their metrics on the left-out data set")
 	lodoDir := fs.String("lodo-out", "", "with -lodo: also write each leave-one-dataset-out model to DIR/<dataset>.bin.gz (for go run ./bench/quality -lodo DIR)")
 	windows := fs.Bool("windows", def.WindowNegatives, "add the server windows of long benign texts as negative rows")
+	vecs := fs.Bool("vectors", def.Vectors, "add pooled word vectors (classifiers/vectors: mean and IDF-weighted mean) as features")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -109,6 +110,7 @@ func run(args []string, stdout io.Writer) error {
 	cfg.OffensiveWeight, cfg.SyntheticWeight, cfg.PosBalance = float32(*offensive), float32(*synthW), *posBal
 	cfg.SpacedWeight = float32(*spaced)
 	cfg.WindowNegatives = *windows
+	cfg.Vectors = *vecs
 
 	corpus := &train.Corpus{}
 	if *dataDir != "" {

@@ -1,0 +1,213 @@
+package linear
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/openrai/raiserver/classifiers/vectors"
+)
+
+// Word vectors. A model may add to each category's log-odds a linear term
+// in two pooled word vectors of the text: the mean of the vectors of its
+// words found in vectors.Default(), and their IDF-weighted mean (weight
+// IDFWeight(rank)). Words are those of the hashed features (runs of word
+// bytes of the normalized text, so "don't" is "don" and "t"); a word with
+// a byte outside the table's lowercase ASCII is not found. With no word
+// found the term is 0; otherwise it is
+//
+//	Const[c] + Mean[c]·mean + IDF[c]·idfMean
+//
+// Both pools are linear in the word vectors, so at load the model turns
+// each word of the table into one row of per-category scalars (Mean[c]·v
+// and IDFWeight·IDF[c]·v, and the IDF weight): the term then costs one
+// lookup and a few adds per word and does not allocate.
+
+// idfRank is the rank scale of IDFWeight: about where stop words end in
+// the table's frequency order.
+const idfRank = 100
+
+// IDFWeight is the weight of a word of the given 1-based frequency rank
+// (vectors.Table.Rank) in the IDF-weighted mean: log(1 + rank/100). By
+// Zipf's law log(rank) is, up to a constant, the word's -log probability;
+// the offset keeps the weight positive and makes the hundred most frequent
+// words (the, of, and, …) count for less than 0.7 against about 7 for a
+// word of rank 100,000.
+func IDFWeight(rank int) float32 {
+	return float32(math.Log1p(float64(rank) / idfRank))
+}
+
+// VectorTerm is the word-vector term of a model (Params.Vectors).
+type VectorTerm struct {
+	// Words and Dims are the word count and dimensions of the table the
+	// term was trained with (vectors.Default); New refuses another.
+	Words, Dims int
+	// Const[c] is added to category c's log-odds when the text has at
+	// least one word of the table.
+	Const [N]float32
+	// Mean[c] and IDF[c], Dims numbers each, weight the mean and the
+	// IDF-weighted mean of the word vectors.
+	Mean, IDF [N][]float32
+}
+
+func (v *VectorTerm) validate() error {
+	if v.Dims < 1 || v.Dims > 1024 || v.Words < 1 || v.Words > 1<<24 {
+		return fmt.Errorf("%w: vector term of %d words × %d dims", ErrFormat, v.Words, v.Dims)
+	}
+	for c := range N {
+		if !finite(v.Const[c]) {
+			return fmt.Errorf("%w: vector constant %d not finite", ErrFormat, c)
+		}
+		if len(v.Mean[c]) != v.Dims || len(v.IDF[c]) != v.Dims {
+			return fmt.Errorf("%w: vector weights of category %d: %d and %d numbers, want %d",
+				ErrFormat, c, len(v.Mean[c]), len(v.IDF[c]), v.Dims)
+		}
+		for i := range v.Dims {
+			if !finite(v.Mean[c][i]) || !finite(v.IDF[c][i]) {
+				return fmt.Errorf("%w: vector weight of category %d not finite", ErrFormat, c)
+			}
+		}
+	}
+	return nil
+}
+
+// vecRow is what one word of the table adds to the pools: its mean-term
+// scalars, its IDF-weighted IDF-term scalars and its IDF weight.
+type vecRow struct {
+	mean, idf [N]float32
+	w         float32
+}
+
+// vecModel is a model's vector term, ready to score.
+type vecModel struct {
+	tab   *vectors.Table
+	rows  []vecRow // by word id
+	konst [N]float32
+}
+
+// newVecModel computes the per-word rows of v over tab.
+func newVecModel(v *VectorTerm, tab *vectors.Table) (*vecModel, error) {
+	if tab.Len() != v.Words || tab.Dims() != v.Dims {
+		return nil, fmt.Errorf("%w: vector term for %d words × %d dims, table has %d × %d",
+			ErrFormat, v.Words, v.Dims, tab.Len(), tab.Dims())
+	}
+	vm := &vecModel{tab: tab, rows: make([]vecRow, tab.Len()), konst: v.Const}
+	real := make([]float32, v.Dims)
+	for id := range vm.rows {
+		q, s := tab.Vector(int32(id)), tab.Scale(int32(id))
+		for i, x := range q {
+			real[i] = float32(x) * s
+		}
+		r := &vm.rows[id]
+		r.w = IDFWeight(tab.Rank(int32(id)))
+		for c := range N {
+			var m, f float32
+			for i, x := range real {
+				m += v.Mean[c][i] * x
+				f += v.IDF[c][i] * x
+			}
+			r.mean[c], r.idf[c] = m, r.w*f
+		}
+	}
+	return vm, nil
+}
+
+// vecAcc sums the rows of a text's words.
+type vecAcc struct {
+	mean, idf [N]float32
+	w         float32
+	n         int32
+}
+
+func (a *vecAcc) add(r *vecRow) {
+	for c := range N {
+		a.mean[c] += r.mean[c]
+		a.idf[c] += r.idf[c]
+	}
+	a.w += r.w
+	a.n++
+}
+
+// apply adds the term of the pooled words to the log-odds z.
+func (vm *vecModel) apply(z *[N]float32, a *vecAcc) {
+	if a.n == 0 {
+		return
+	}
+	inv := 1 / float32(a.n)
+	invW := 1 / a.w
+	for c := range N {
+		z[c] += vm.konst[c] + a.mean[c]*inv + a.idf[c]*invW
+	}
+}
+
+// text adds the term of the words of the normalized text s to z: the
+// ordinary path.
+func (vm *vecModel) text(z *[N]float32, s []byte) {
+	var a vecAcc
+	it := wordIter{s: s, blk: -64}
+	for {
+		start, end, more := it.word()
+		if !more {
+			break
+		}
+		if id, ok := vm.tab.Lookup(s[start:end]); ok {
+			a.add(&vm.rows[id])
+		}
+	}
+	vm.apply(z, &a)
+}
+
+// spans adds the term of the words of s listed in spans (appendWords) to
+// z: the fast path, where a word with a digit is folded first (fold is
+// scratch, returned for reuse).
+func (vm *vecModel) spans(z *[N]float32, s []byte, spans []uint64, fold []byte) []byte {
+	var a vecAcc
+	for _, sp := range spans {
+		w := s[spanStart(sp):spanEnd(sp)]
+		if sp&digitSpan != 0 {
+			fold = append(fold[:0], w...)
+			foldDigits(fold)
+			w = fold
+		}
+		if id, ok := vm.tab.Lookup(w); ok {
+			a.add(&vm.rows[id])
+		}
+	}
+	vm.apply(z, &a)
+	return fold
+}
+
+// Pool sets mean and idf (tab.Dims() numbers each) to the mean and the
+// IDF-weighted mean of the vectors of the words of the normalized text s
+// (as Normalization.Append makes it) found in tab, the pools a model's
+// VectorTerm weights, and returns how many words were found; with none,
+// mean and idf are 0. Training calls it; it allocates nothing.
+func Pool(tab *vectors.Table, s []byte, mean, idf []float32) int {
+	clear(mean)
+	clear(idf)
+	n := 0
+	var wsum float32
+	it := wordIter{s: s, blk: -64}
+	for {
+		start, end, more := it.word()
+		if !more {
+			break
+		}
+		id, ok := tab.Lookup(s[start:end])
+		if !ok {
+			continue
+		}
+		w := IDFWeight(tab.Rank(id))
+		tab.AddTo(mean, id, 1)
+		tab.AddTo(idf, id, w)
+		wsum += w
+		n++
+	}
+	if n > 0 {
+		inv := 1 / float32(n)
+		for i := range mean {
+			mean[i] *= inv
+			idf[i] /= wsum
+		}
+	}
+	return n
+}
