@@ -88,6 +88,7 @@ type scratch struct {
 	feats []uint32
 	plain *plainScratch // fast path only
 	fold  []byte        // a word with a digit, folded, for the vector term
+	memo  *vecMemo      // vector term only
 }
 
 var ruleNames = [N]string{"linear/hate", "linear/sexual", "linear/violence", "linear/self_harm"}
@@ -130,6 +131,9 @@ func New(p Params) (*Model, error) {
 		}
 		if m.fast {
 			s.plain = new(plainScratch)
+		}
+		if m.vec != nil {
+			s.memo = new(vecMemo)
 		}
 		return s
 	}
@@ -189,7 +193,7 @@ func (m *Model) ScoresNormalized(norm []byte, out *[N]float32) {
 		var text []byte
 		text, s.text = foldNorm(s.text, norm)
 		s.feats = m.p.Features.AppendFeatures(s.feats[:0], text)
-		m.scoreFeatures(s.feats, text, out)
+		m.scoreFeatures(s, s.feats, text, out)
 	}
 	m.put(s)
 }
@@ -203,7 +207,7 @@ func (m *Model) scorePlain(s *scratch, text []byte, out *[N]float32) bool {
 	}
 	z := m.logits(sum, n)
 	if m.vec != nil {
-		s.fold = m.vec.spans(&z, text, s.plain.spans, s.fold)
+		s.fold = m.vec.spans(&z, text, s.plain.spans, s.fold, s.memo)
 	}
 	probabilities(z, out)
 	return true
@@ -239,7 +243,7 @@ func hasDigit(b []byte) bool {
 // score featurizes s.text, sets out and returns s to the pool.
 func (m *Model) score(s *scratch, out *[N]float32) {
 	s.feats = m.p.Features.AppendFeatures(s.feats[:0], s.text)
-	m.scoreFeatures(s.feats, s.text, out)
+	m.scoreFeatures(s, s.feats, s.text, out)
 	m.put(s)
 }
 
@@ -252,10 +256,10 @@ func (m *Model) put(s *scratch) {
 
 // scoreFeatures turns a list of feature buckets of the normalized text
 // into probabilities.
-func (m *Model) scoreFeatures(feats []uint32, text []byte, out *[N]float32) {
+func (m *Model) scoreFeatures(s *scratch, feats []uint32, text []byte, out *[N]float32) {
 	z := m.Logits(feats)
 	if m.vec != nil {
-		m.vec.text(&z, text)
+		m.vec.text(&z, text, s.memo)
 	}
 	probabilities(z, out)
 }
@@ -267,7 +271,7 @@ func (m *Model) scoreFeatures(feats []uint32, text []byte, out *[N]float32) {
 func (m *Model) LogitsNormalized(text []byte) [N]float32 {
 	z := m.Logits(m.p.Features.AppendFeatures(nil, text))
 	if m.vec != nil {
-		m.vec.text(&z, text)
+		m.vec.text(&z, text, new(vecMemo))
 	}
 	return z
 }

@@ -139,9 +139,38 @@ func (vm *vecModel) apply(z *[N]float32, a *vecAcc) {
 	}
 }
 
+// vecMemoBits is log2 of the entries of a vecMemo: 16 KiB.
+const vecMemoBits = 10
+
+// vecMemo is a direct-mapped memo of the table ids of words of at most
+// eight bytes, one per scratch (so per goroutine at a time), valid for
+// one table: a common word costs a probe instead of the table's hash and
+// its two dependent loads. It changes no result.
+type vecMemo [1 << vecMemoBits]vecMemoEntry
+
+type vecMemoEntry struct {
+	key uint64 // the word's bytes, first byte high (packWord); 0: empty
+	id  int32  // its id, or -1 when the table does not have it
+}
+
+// lookup returns the id of the word s[start:end] of at most eight bytes,
+// or -1.
+func (vm *vecModel) lookup(memo *vecMemo, s []byte, start, end int) int32 {
+	x := packWord(s, start, end)
+	e := &memo[x*mix64>>(64-vecMemoBits)]
+	if e.key != x {
+		id, ok := vm.tab.Lookup(s[start:end])
+		if !ok {
+			id = -1
+		}
+		*e = vecMemoEntry{key: x, id: id}
+	}
+	return e.id
+}
+
 // text adds the term of the words of the normalized text s to z: the
 // ordinary path.
-func (vm *vecModel) text(z *[N]float32, s []byte) {
+func (vm *vecModel) text(z *[N]float32, s []byte, memo *vecMemo) {
 	var a vecAcc
 	it := wordIter{s: s, blk: -64}
 	for {
@@ -149,7 +178,14 @@ func (vm *vecModel) text(z *[N]float32, s []byte) {
 		if !more {
 			break
 		}
-		if id, ok := vm.tab.Lookup(s[start:end]); ok {
+		id, ok := int32(-1), false
+		if end-start <= 8 {
+			id = vm.lookup(memo, s, start, end)
+			ok = id >= 0
+		} else {
+			id, ok = vm.tab.Lookup(s[start:end])
+		}
+		if ok {
 			a.add(&vm.rows[id])
 		}
 	}
@@ -159,16 +195,23 @@ func (vm *vecModel) text(z *[N]float32, s []byte) {
 // spans adds the term of the words of s listed in spans (appendWords) to
 // z: the fast path, where a word with a digit is folded first (fold is
 // scratch, returned for reuse).
-func (vm *vecModel) spans(z *[N]float32, s []byte, spans []uint64, fold []byte) []byte {
+func (vm *vecModel) spans(z *[N]float32, s []byte, spans []uint64, fold []byte, memo *vecMemo) []byte {
 	var a vecAcc
 	for _, sp := range spans {
-		w := s[spanStart(sp):spanEnd(sp)]
-		if sp&digitSpan != 0 {
-			fold = append(fold[:0], w...)
+		start, end := spanStart(sp), spanEnd(sp)
+		id, ok := int32(-1), false
+		switch {
+		case sp&(digitSpan|longSpan) == 0:
+			id = vm.lookup(memo, s, start, end)
+			ok = id >= 0
+		case sp&digitSpan != 0:
+			fold = append(fold[:0], s[start:end]...)
 			foldDigits(fold)
-			w = fold
+			id, ok = vm.tab.Lookup(fold)
+		default:
+			id, ok = vm.tab.Lookup(s[start:end])
 		}
-		if id, ok := vm.tab.Lookup(w); ok {
+		if ok {
 			a.add(&vm.rows[id])
 		}
 	}
