@@ -52,6 +52,10 @@ type Config struct {
 	// and IDF-weighted mean, see linear.VectorTerm) as dense features
 	// beside the hashed ones.
 	Vectors bool `json:"vectors"`
+	// VectorScale multiplies the standardized dense columns (unit variance
+	// each): 1/√(2·Dims) gives the block the unit mean squared norm of a
+	// row's hashed part. Smaller values regularize the vector term more.
+	VectorScale float64 `json:"vector_scale,omitempty"`
 	// Calibration sets the severity thresholds from the development split.
 	Calibration Calibration `json:"calibration"`
 }
@@ -111,7 +115,7 @@ type sparse struct {
 	dd    int
 	drow  []int32
 	dense []float32
-	// mu and sd standardize the dense columns: column j holds
+	// mu and sd scale the dense columns: column j holds
 	// (pool_j - mu_j) / sd_j.
 	mu, sd []float64
 }
@@ -149,9 +153,12 @@ func featurize(exs []Example, f linear.Features, norm linear.Normalization) *spa
 
 // addVectors fills X's dense block with the standardized pools of exs
 // (linear.Pool over the normalized text), columns centred and scaled to
-// unit variance over the rows that have a word of the table; rows with
-// none keep 0, as the model's term is 0 for them.
-func addVectors(X *sparse, exs []Example, norm linear.Normalization, tab *vectors.Table) {
+// variance scale² over the rows that have a word of the table (scale 0:
+// 1/(2·Dims)); rows with none keep 0, as the model's term is 0 for them.
+func addVectors(X *sparse, exs []Example, norm linear.Normalization, tab *vectors.Table, scale float64) {
+	if scale <= 0 {
+		scale = 1 / math.Sqrt(float64(2*tab.Dims()))
+	}
 	d := tab.Dims()
 	X.dd = 2 * d
 	X.drow = make([]int32, len(exs))
@@ -194,6 +201,7 @@ func addVectors(X *sparse, exs []Example, norm linear.Normalization, tab *vector
 		if X.sd[j] < 1e-6 {
 			X.sd[j] = 1
 		}
+		X.sd[j] /= scale
 	}
 	for r := range n {
 		row := X.dense[r*X.dd : (r+1)*X.dd]
@@ -265,7 +273,7 @@ func Train(exs, dev []Example, cfg Config) (*Result, error) {
 		if tab, err = vectors.Default(); err != nil {
 			return nil, fmt.Errorf("train: word vectors: %w", err)
 		}
-		addVectors(X, exs, cfg.Normalization, tab)
+		addVectors(X, exs, cfg.Normalization, tab, cfg.VectorScale)
 	}
 	hashed := 1 << cfg.Features.Bits
 	dim := hashed + X.dd
