@@ -91,25 +91,45 @@ func newVecModel(v *VectorTerm, tab *vectors.Table) (*vecModel, error) {
 			ErrFormat, v.Words, v.Dims, tab.Len(), tab.Dims())
 	}
 	vm := &vecModel{tab: tab, rows: make([]vecRow, tab.Len()), konst: v.Const}
-	real := make([]float32, v.Dims)
+	// The weights by dimension, so that one pass over a word's numbers
+	// gives its eight dot products (1.2 G instructions for the shipped
+	// table the obvious way, a quarter of that so).
+	wt := make([][2 * N]float32, v.Dims)
+	for i := range wt {
+		for c := range N {
+			wt[i][c], wt[i][N+c] = v.Mean[c][i], v.IDF[c][i]
+		}
+	}
 	for id := range vm.rows {
 		q, s := tab.Vector(int32(id)), tab.Scale(int32(id))
+		q = q[:len(wt)]
+		var a0, a1, a2, a3, a4, a5, a6, a7 float32
 		for i, x := range q {
-			real[i] = float32(x) * s
+			w := &wt[i]
+			f := float32(x)
+			a0 += w[0] * f
+			a1 += w[1] * f
+			a2 += w[2] * f
+			a3 += w[3] * f
+			a4 += w[4] * f
+			a5 += w[5] * f
+			a6 += w[6] * f
+			a7 += w[7] * f
 		}
 		r := &vm.rows[id]
 		r.w = IDFWeight(tab.Rank(int32(id)))
-		for c := range N {
-			var m, f float32
-			for i, x := range real {
-				m += v.Mean[c][i] * x
-				f += v.IDF[c][i] * x
-			}
-			r.mean[c], r.idf[c] = m, r.w*f
-		}
+		ws := r.w * s
+		r.mean = [N]float32{a0 * s, a1 * s, a2 * s, a3 * s}
+		r.idf = [N]float32{a4 * ws, a5 * ws, a6 * ws, a7 * ws}
 	}
 	return vm, nil
 }
+
+// newVecModel unrolls its dot products for four categories.
+var (
+	_ [N - 4]struct{}
+	_ [4 - N]struct{}
+)
 
 // vecAcc sums the rows of a text's words.
 type vecAcc struct {
