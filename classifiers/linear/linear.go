@@ -89,6 +89,7 @@ type scratch struct {
 	plain *plainScratch // fast path only
 	fold  []byte        // a word with a digit, folded, for the vector term
 	memo  *vecMemo      // vector term only
+	ids   []int32       // the table ids of the words, for the vector term
 }
 
 var ruleNames = [N]string{"linear/hate", "linear/sexual", "linear/violence", "linear/self_harm"}
@@ -207,7 +208,8 @@ func (m *Model) scorePlain(s *scratch, text []byte, out *[N]float32) bool {
 	}
 	z := m.logits(sum, n)
 	if m.vec != nil {
-		s.fold = m.vec.spans(&z, text, s.plain.spans, s.fold, s.memo)
+		s.ids, s.fold = m.vec.spans(s.ids[:0], text, s.plain.spans, s.fold, s.memo)
+		m.vec.add(&z, s.ids)
 	}
 	probabilities(z, out)
 	return true
@@ -249,7 +251,7 @@ func (m *Model) score(s *scratch, out *[N]float32) {
 
 // put returns s to the pool unless a huge text made it huge.
 func (m *Model) put(s *scratch) {
-	if cap(s.text) <= 1<<20 && cap(s.feats) <= 1<<22 && cap(s.fold) <= 1<<16 && (s.plain == nil || cap(s.plain.spans) <= 1<<18 && cap(s.plain.hashes) <= 1<<18 && cap(s.plain.slow) <= 1<<18 && cap(s.plain.fold) <= 1<<16) {
+	if cap(s.text) <= 1<<20 && cap(s.feats) <= 1<<22 && cap(s.fold) <= 1<<16 && cap(s.ids) <= 1<<18 && (s.plain == nil || cap(s.plain.spans) <= 1<<18 && cap(s.plain.hashes) <= 1<<18 && cap(s.plain.slow) <= 1<<18 && cap(s.plain.fold) <= 1<<16) {
 		m.pool.Put(s)
 	}
 }
@@ -259,7 +261,8 @@ func (m *Model) put(s *scratch) {
 func (m *Model) scoreFeatures(s *scratch, feats []uint32, text []byte, out *[N]float32) {
 	z := m.Logits(feats)
 	if m.vec != nil {
-		m.vec.text(&z, text, s.memo)
+		s.ids = m.vec.text(s.ids[:0], text, s.memo)
+		m.vec.add(&z, s.ids)
 	}
 	probabilities(z, out)
 }
@@ -271,7 +274,7 @@ func (m *Model) scoreFeatures(s *scratch, feats []uint32, text []byte, out *[N]f
 func (m *Model) LogitsNormalized(text []byte) [N]float32 {
 	z := m.Logits(m.p.Features.AppendFeatures(nil, text))
 	if m.vec != nil {
-		m.vec.text(&z, text, new(vecMemo))
+		m.vec.add(&z, m.vec.text(nil, text, new(vecMemo)))
 	}
 	return z
 }

@@ -3,6 +3,7 @@ package linear
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/openrai/raiserver/classifiers/vectors"
 )
@@ -131,34 +132,6 @@ var (
 	_ [4 - N]struct{}
 )
 
-// vecAcc sums the rows of a text's words.
-type vecAcc struct {
-	mean, idf [N]float32
-	w         float32
-	n         int32
-}
-
-func (a *vecAcc) add(r *vecRow) {
-	for c := range N {
-		a.mean[c] += r.mean[c]
-		a.idf[c] += r.idf[c]
-	}
-	a.w += r.w
-	a.n++
-}
-
-// apply adds the term of the pooled words to the log-odds z.
-func (vm *vecModel) apply(z *[N]float32, a *vecAcc) {
-	if a.n == 0 {
-		return
-	}
-	inv := 1 / float32(a.n)
-	invW := 1 / a.w
-	for c := range N {
-		z[c] += vm.konst[c] + a.mean[c]*inv + a.idf[c]*invW
-	}
-}
-
 // vecMemoBits is log2 of the entries of a vecMemo: 16 KiB.
 const vecMemoBits = 10
 
@@ -179,63 +152,125 @@ func (vm *vecModel) lookup(memo *vecMemo, s []byte, start, end int) int32 {
 	x := packWord(s, start, end)
 	e := &memo[x*mix64>>(64-vecMemoBits)]
 	if e.key != x {
-		id, ok := vm.tab.Lookup(s[start:end])
-		if !ok {
-			id = -1
-		}
-		*e = vecMemoEntry{key: x, id: id}
+		return vm.fill(e, x, s[start:end])
 	}
 	return e.id
 }
 
-// text adds the term of the words of the normalized text s to z: the
-// ordinary path.
-func (vm *vecModel) text(z *[N]float32, s []byte, memo *vecMemo) {
-	var a vecAcc
+// fill looks the word w, packed in x, up in the table and notes its id (or
+// -1) in e.
+//
+//go:noinline
+func (vm *vecModel) fill(e *vecMemoEntry, x uint64, w []byte) int32 {
+	id, ok := vm.tab.Lookup(w)
+	if !ok {
+		id = -1
+	}
+	*e = vecMemoEntry{key: x, id: id}
+	return id
+}
+
+// find returns the id of the word s[start:end], or -1, the memo aside.
+//
+//go:noinline
+func (vm *vecModel) find(w []byte) int32 {
+	if id, ok := vm.tab.Lookup(w); ok {
+		return id
+	}
+	return -1
+}
+
+// text appends to ids the table ids of the words of the normalized text s
+// found in the table: the ordinary path.
+func (vm *vecModel) text(ids []int32, s []byte, memo *vecMemo) []int32 {
 	it := wordIter{s: s, blk: -64}
 	for {
 		start, end, more := it.word()
 		if !more {
 			break
 		}
-		id, ok := int32(-1), false
+		var id int32
 		if end-start <= 8 {
 			id = vm.lookup(memo, s, start, end)
-			ok = id >= 0
 		} else {
-			id, ok = vm.tab.Lookup(s[start:end])
+			id = vm.find(s[start:end])
 		}
-		if ok {
-			a.add(&vm.rows[id])
+		if id >= 0 {
+			ids = append(ids, id)
 		}
 	}
-	vm.apply(z, &a)
+	return ids
 }
 
-// spans adds the term of the words of s listed in spans (appendWords) to
-// z: the fast path, where a word with a digit is folded first (fold is
-// scratch, returned for reuse).
-func (vm *vecModel) spans(z *[N]float32, s []byte, spans []uint64, fold []byte, memo *vecMemo) []byte {
-	var a vecAcc
+// spans appends to ids the table ids of the words of s listed in spans
+// (appendWords) found in the table: the fast path, where a word with a
+// digit is folded first (fold is scratch, returned for reuse).
+func (vm *vecModel) spans(ids []int32, s []byte, spans []uint64, fold []byte, memo *vecMemo) ([]int32, []byte) {
+	base := len(ids)
+	ids = slices.Grow(ids, len(spans))
+	out := ids[base : base+len(spans)]
+	k := 0
 	for _, sp := range spans {
 		start, end := spanStart(sp), spanEnd(sp)
-		id, ok := int32(-1), false
-		switch {
-		case sp&(digitSpan|longSpan) == 0:
-			id = vm.lookup(memo, s, start, end)
-			ok = id >= 0
-		case sp&digitSpan != 0:
-			fold = append(fold[:0], s[start:end]...)
-			foldDigits(fold)
-			id, ok = vm.tab.Lookup(fold)
-		default:
-			id, ok = vm.tab.Lookup(s[start:end])
+		var id int32
+		if sp&(digitSpan|longSpan) == 0 {
+			x := packWord(s, start, end)
+			e := &memo[x*mix64>>(64-vecMemoBits)]
+			id = e.id
+			if e.key != x {
+				id = vm.fill(e, x, s[start:end])
+			}
+		} else {
+			fold = vm.other(fold, s[start:end], sp&digitSpan != 0)
+			id = vm.find(fold)
 		}
-		if ok {
-			a.add(&vm.rows[id])
+		out[k] = id
+		if id >= 0 {
+			k++
 		}
 	}
-	vm.apply(z, &a)
+	return ids[:base+k], fold
+}
+
+// add adds the term of the words ids (from text or spans) to z. The sums
+// are locals in a loop without calls, which the compiler keeps in
+// registers, taken in the order of the words, so every path gets the same
+// bits.
+func (vm *vecModel) add(z *[N]float32, ids []int32) {
+	if len(ids) == 0 {
+		return
+	}
+	var m0, m1, m2, m3, f0, f1, f2, f3, w float32
+	rows := vm.rows
+	for _, id := range ids {
+		r := &rows[id]
+		m0 += r.mean[0]
+		m1 += r.mean[1]
+		m2 += r.mean[2]
+		m3 += r.mean[3]
+		f0 += r.idf[0]
+		f1 += r.idf[1]
+		f2 += r.idf[2]
+		f3 += r.idf[3]
+		w += r.w
+	}
+	inv := 1 / float32(len(ids))
+	invW := 1 / w
+	z[0] += vm.konst[0] + m0*inv + f0*invW
+	z[1] += vm.konst[1] + m1*inv + f1*invW
+	z[2] += vm.konst[2] + m2*inv + f2*invW
+	z[3] += vm.konst[3] + m3*inv + f3*invW
+}
+
+// other copies the word w of the fast path that is not looked up in the
+// memo to fold, folding its digits when it has some.
+//
+//go:noinline
+func (vm *vecModel) other(fold, w []byte, digits bool) []byte {
+	fold = append(fold[:0], w...)
+	if digits {
+		foldDigits(fold)
+	}
 	return fold
 }
 
