@@ -100,7 +100,7 @@ func run(args []string, stdout io.Writer) error {
 	lodoDir := fs.String("lodo-out", "", "with -lodo: also write each leave-one-dataset-out model to DIR/<dataset>.bin.gz (for go run ./bench/quality -lodo DIR)")
 	windows := fs.Bool("windows", def.WindowNegatives, "add the server windows of long benign texts as negative rows")
 	vecs := fs.Bool("vectors", def.Vectors, "add pooled word vectors (classifiers/vectors: mean and IDF-weighted mean) as features")
-	vecScale := fs.Float64("vecscale", def.VectorScale, "scale of the standardized word-vector columns (0: 1/sqrt(2·dims), the unit norm of the hashed part)")
+	vecScale := fs.Float64("vecscale", def.VectorScale, "standard deviation of each standardized word-vector column (0: 1/sqrt(2·dims), the unit norm of the hashed part)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
