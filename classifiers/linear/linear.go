@@ -141,8 +141,8 @@ func New(p Params) (*Model, error) {
 	return m, nil
 }
 
-// Params returns the model's parameters. The Weights slice is shared with
-// the model and must not be modified.
+// Params returns the model's parameters. The Weights slice and the
+// Vectors term are shared with the model and must not be modified.
 func (m *Model) Params() Params { return m.p }
 
 // Normalize appends the normalized form of text to dst, exactly as the model

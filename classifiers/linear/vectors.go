@@ -170,7 +170,7 @@ func (vm *vecModel) fill(e *vecMemoEntry, x uint64, w []byte) int32 {
 	return id
 }
 
-// find returns the id of the word s[start:end], or -1, the memo aside.
+// find returns the table id of the word w, or -1, without the memo.
 //
 //go:noinline
 func (vm *vecModel) find(w []byte) int32 {
