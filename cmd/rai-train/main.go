@@ -59,7 +59,20 @@ type Manifest struct {
 	TrainMetrics    train.Report            `json:"train_metrics"`
 	LODO            map[string]train.Report `json:"leave_one_dataset_out,omitempty"`
 	Weights         weightsInfo             `json:"weights"`
+	// Vectors identifies the word-vector table of a model with a vector
+	// term (Config.Vectors): the model loads only with this table.
+	Vectors *vectorsInfo `json:"vectors,omitempty"`
 }
+
+type vectorsInfo struct {
+	File   string `json:"file"` // relative to the repository root
+	SHA256 string `json:"sha256"`
+	Words  int    `json:"words"`
+	Dims   int    `json:"dims"`
+}
+
+// vectorsFile is the table vectors.Default embeds.
+const vectorsFile = "classifiers/vectors/data/glove100.bin.gz"
 
 type splitCount struct {
 	Train     int            `json:"train"`
@@ -181,6 +194,14 @@ func run(args []string, stdout io.Writer) error {
 		TrainMetrics:    train.Evaluate(m, tr),
 		Weights: weightsInfo{File: "weights.bin.gz", Bytes: buf.Len(), SHA256: hex.EncodeToString(sum[:]),
 			Nonzero: nonzero(m)},
+	}
+	if v := m.Params().Vectors; v != nil {
+		b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(vectorsFile)))
+		if err != nil {
+			return fmt.Errorf("word vectors: %w", err)
+		}
+		s := sha256.Sum256(b)
+		man.Vectors = &vectorsInfo{File: vectorsFile, SHA256: hex.EncodeToString(s[:]), Words: v.Words, Dims: v.Dims}
 	}
 	for c := range linear.N {
 		man.Loss[c] = train.Num(res.Loss[c])
