@@ -15,6 +15,16 @@
 // normalize once for several classifiers, and adds up its words the same
 // way.
 //
+// A model may also carry a word-vector term (Params.Vectors, VectorTerm):
+// the mean and the IDF-weighted mean of the GloVe vectors
+// (classifiers/vectors) of the text's words, weighted per category and
+// added to the log-odds, so that words the training data never held count
+// by their meaning. Both pools are linear, so at load each word of the
+// table becomes a row of per-category scalars and the term costs one
+// lookup (memoized per scratch for short words) and a few adds per word.
+// Model files with the term are version 3 (RAILIN3); version-2 files load
+// as before, with no term.
+//
 // A Model is immutable after Load and safe for concurrent use; per-call
 // scratch comes from a sync.Pool. Scores gives one probability per category
 // for a whole text; Classify maps those probabilities to segment-level
@@ -26,5 +36,7 @@
 // The train subpackage holds the training code; it is not needed to serve.
 //
 // Dependencies: classifiers ← linear (and classifiers/internal/normalize
-// for the text normalization shared by training and inference).
+// for the text normalization shared by training and inference,
+// classifiers/vectors for the word vectors, loaded only by a model with a
+// vector term).
 package linear

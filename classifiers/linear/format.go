@@ -14,18 +14,36 @@ import (
 
 // File format (little endian), optionally gzip-compressed as a whole:
 //
-//	magic   [8]byte "RAILIN2\n"
+//	magic   [8]byte "RAILIN2\n", or "RAILIN3\n" with a word-vector term
 //	bits, minN, maxN, flags, normalization, long uint8; 2 reserved zero bytes
 //	categories uint32 (= 4)
 //	bias       [4]float32
 //	thresholds [4][4]float32 (veto, low, medium, high per category)
 //	scale      [4]float32, a power of two per category
 //	weights    [1<<bits][4]int8, row-major by bucket; weight = int8 × scale
+//	RAILIN3 only, the word-vector term (VectorTerm):
+//	  words  uint32, the table's word count
+//	  dims   uint16, its dimensions
+//	  pools  uint16 (= 3: bit 0 mean, bit 1 IDF-weighted mean)
+//	  const  [4]float32
+//	  mean   [4][dims]float32
+//	  idf    [4][dims]float32
 //	crc        uint32, CRC-32 (IEEE) of everything above
 //
-// flags: bit 0 word unigrams, bit 1 word bigrams.
+// flags: bit 0 word unigrams, bit 1 word bigrams. A model without a vector
+// term is written as RAILIN2, byte for byte what earlier versions wrote;
+// both versions load.
 
-var magic = [8]byte{'R', 'A', 'I', 'L', 'I', 'N', '2', '\n'}
+var (
+	magic   = [8]byte{'R', 'A', 'I', 'L', 'I', 'N', '2', '\n'}
+	magicV3 = [8]byte{'R', 'A', 'I', 'L', 'I', 'N', '3', '\n'}
+)
+
+// poolsMeanIDF is the pools field of a RAILIN3 file.
+const poolsMeanIDF = 3
+
+// vecHeaderSize is the size of a vector term's fixed part.
+const vecHeaderSize = 4 + 2 + 2 + 4*N
 
 // ErrFormat is wrapped by every error about a malformed model file.
 var ErrFormat = errors.New("linear: malformed model")
@@ -33,8 +51,9 @@ var ErrFormat = errors.New("linear: malformed model")
 // headerSize is the size of the fixed part before the weights.
 const headerSize = 8 + 8 + 4 + 4*N + 4*4*N + 4*N
 
-// maxFileSize bounds what Load reads (1<<24 buckets of four int8).
-const maxFileSize = headerSize + (1<<24)*N + 4
+// maxFileSize bounds what Load reads (1<<24 buckets of four int8 and a
+// vector term of 1024 dimensions).
+const maxFileSize = headerSize + (1<<24)*N + vecHeaderSize + 2*N*1024*4 + 4
 
 func (p *Params) validate() error {
 	f := p.Features
@@ -65,6 +84,9 @@ func (p *Params) validate() error {
 				return fmt.Errorf("%w: weight row %d not finite", ErrFormat, i)
 			}
 		}
+	}
+	if p.Vectors != nil {
+		return p.Vectors.validate()
 	}
 	return nil
 }
@@ -100,7 +122,8 @@ func decode(data []byte) (Params, error) {
 	if len(data) > maxFileSize || len(data) < fixed+4 {
 		return p, fmt.Errorf("%w: size %d", ErrFormat, len(data))
 	}
-	if !bytes.Equal(data[:8], magic[:]) {
+	v3 := bytes.Equal(data[:8], magicV3[:])
+	if !v3 && !bytes.Equal(data[:8], magic[:]) {
 		return p, fmt.Errorf("%w: bad magic", ErrFormat)
 	}
 	body, sum := data[:len(data)-4], binary.LittleEndian.Uint32(data[len(data)-4:])
@@ -120,8 +143,19 @@ func decode(data []byte) (Params, error) {
 		return p, fmt.Errorf("%w: category count", ErrFormat)
 	}
 	rows := 1 << p.Features.Bits
-	if len(body) != fixed+rows*N {
-		return p, fmt.Errorf("%w: size %d, want %d", ErrFormat, len(data), fixed+rows*N+4)
+	want := fixed + rows*N
+	if v3 {
+		if len(body) < want+vecHeaderSize {
+			return p, fmt.Errorf("%w: size %d, want at least %d", ErrFormat, len(data), want+vecHeaderSize+4)
+		}
+		dims := int(binary.LittleEndian.Uint16(body[want+4:]))
+		if pools := binary.LittleEndian.Uint16(body[want+6:]); pools != poolsMeanIDF {
+			return p, fmt.Errorf("%w: vector pools %#x", ErrFormat, pools)
+		}
+		want += vecHeaderSize + 2*N*dims*4
+	}
+	if len(body) != want {
+		return p, fmt.Errorf("%w: size %d, want %d", ErrFormat, len(data), want+4)
 	}
 	off := 20
 	f32 := func() float32 {
@@ -150,6 +184,23 @@ func decode(data []byte) (Params, error) {
 			p.Weights[i][c] = float32(int8(q[i*N+c])) * scale[c]
 		}
 	}
+	off += rows * N
+	if v3 {
+		v := &VectorTerm{Words: int(binary.LittleEndian.Uint32(body[off:])), Dims: int(binary.LittleEndian.Uint16(body[off+4:]))}
+		off += 8
+		for c := range N {
+			v.Const[c] = f32()
+		}
+		for _, dst := range []*[N][]float32{&v.Mean, &v.IDF} {
+			for c := range N {
+				dst[c] = make([]float32, v.Dims)
+				for i := range dst[c] {
+					dst[c][i] = f32()
+				}
+			}
+		}
+		p.Vectors = v
+	}
 	return p, nil
 }
 
@@ -168,7 +219,11 @@ func (p *Params) Encode() ([]byte, error) {
 	}
 	scale, q := quantize(p.Weights)
 	out := make([]byte, 0, headerSize+len(q)*N+4)
-	out = append(out, magic[:]...)
+	if p.Vectors != nil {
+		out = append(out, magicV3[:]...)
+	} else {
+		out = append(out, magic[:]...)
+	}
 	out = append(out, f.Bits, f.MinN, f.MaxN, flags, byte(p.Normalization), f.Long, 0, 0)
 	out = binary.LittleEndian.AppendUint32(out, uint32(N))
 	put := func(v float32) { out = binary.LittleEndian.AppendUint32(out, math.Float32bits(v)) }
@@ -188,6 +243,21 @@ func (p *Params) Encode() ([]byte, error) {
 	for i := range q {
 		for c := range N {
 			out = append(out, byte(q[i][c]))
+		}
+	}
+	if v := p.Vectors; v != nil {
+		out = binary.LittleEndian.AppendUint32(out, uint32(v.Words))
+		out = binary.LittleEndian.AppendUint16(out, uint16(v.Dims))
+		out = binary.LittleEndian.AppendUint16(out, poolsMeanIDF)
+		for c := range N {
+			put(v.Const[c])
+		}
+		for _, src := range [][N][]float32{v.Mean, v.IDF} {
+			for c := range N {
+				for _, x := range src[c] {
+					put(x)
+				}
+			}
 		}
 	}
 	return binary.LittleEndian.AppendUint32(out, crc32.ChecksumIEEE(out)), nil

@@ -16,6 +16,12 @@ func FuzzLoad(f *testing.F) {
 	}
 	f.Add(raw)
 	f.Add(raw[:40])
+	p.Vectors = randomTerm(table(f), 2) // a version-3 file
+	raw3, err := p.Encode()
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(raw3)
 	f.Add([]byte{0x1f, 0x8b, 8, 0, 0, 0, 0, 0})
 	f.Fuzz(func(t *testing.T, data []byte) {
 		m, err := linear.Load(bytes.NewReader(data))

@@ -2,10 +2,12 @@ package linear
 
 import (
 	"encoding/binary"
+	"fmt"
 	"math"
 	"sync"
 
 	"github.com/openrai/raiserver/classifiers"
+	"github.com/openrai/raiserver/classifiers/vectors"
 )
 
 // N is the number of categories a model scores, in classifiers.Category order.
@@ -61,6 +63,9 @@ type Params struct {
 	Bias          [N]float32
 	Thresholds    [N]Thresholds
 	Weights       [][N]float32
+	// Vectors, when not nil, adds the pooled word-vector term (see
+	// VectorTerm) to the log-odds.
+	Vectors *VectorTerm
 }
 
 // Model is a trained multi-label linear classifier. It is immutable and safe
@@ -73,6 +78,7 @@ type Model struct {
 	fast  bool       // Features.fastPath
 	scale [N]float32 // weight = q × scale
 	norm  normalizer
+	vec   *vecModel // nil: no word-vector term
 	pool  sync.Pool // *scratch
 }
 
@@ -81,6 +87,9 @@ type scratch struct {
 	offs  []int32
 	feats []uint32
 	plain *plainScratch // fast path only
+	fold  []byte        // a word with a digit, folded, for the vector term
+	memo  *vecMemo      // vector term only
+	ids   []int32       // the table ids of the words, for the vector term
 }
 
 var ruleNames = [N]string{"linear/hate", "linear/sexual", "linear/violence", "linear/self_harm"}
@@ -94,6 +103,15 @@ func New(p Params) (*Model, error) {
 		return nil, err
 	}
 	m := &Model{norm: newNormalizer(p.Normalization), fast: p.Features.fastPath()}
+	if p.Vectors != nil {
+		tab, err := vectors.Default()
+		if err != nil {
+			return nil, fmt.Errorf("linear: word vectors: %w", err)
+		}
+		if m.vec, err = newVecModel(p.Vectors, tab); err != nil {
+			return nil, err
+		}
+	}
 	scale, q := quantize(p.Weights)
 	m.scale = scale
 	w := make([][N]float32, len(q))
@@ -115,13 +133,16 @@ func New(p Params) (*Model, error) {
 		if m.fast {
 			s.plain = new(plainScratch)
 		}
+		if m.vec != nil {
+			s.memo = new(vecMemo)
+		}
 		return s
 	}
 	return m, nil
 }
 
-// Params returns the model's parameters. The Weights slice is shared with
-// the model and must not be modified.
+// Params returns the model's parameters. The Weights slice and the
+// Vectors term are shared with the model and must not be modified.
 func (m *Model) Params() Params { return m.p }
 
 // Normalize appends the normalized form of text to dst, exactly as the model
@@ -168,7 +189,7 @@ func (m *Model) ScoresNormalized(norm []byte, out *[N]float32) {
 		var text []byte
 		text, s.text = foldNorm(s.text, norm)
 		s.feats = m.p.Features.AppendFeatures(s.feats[:0], text)
-		m.scoreFeatures(s.feats, out)
+		m.scoreFeatures(s, s.feats, text, out)
 	}
 	m.put(s)
 }
@@ -180,7 +201,12 @@ func (m *Model) scorePlain(s *scratch, text []byte, out *[N]float32) bool {
 	if !ok {
 		return false
 	}
-	probabilities(m.logits(sum, n), out)
+	z := m.logits(sum, n)
+	if m.vec != nil {
+		s.ids, s.fold = m.vec.spans(s.ids[:0], text, s.plain.spans, s.fold, s.memo)
+		m.vec.add(&z, s.ids)
+	}
+	probabilities(z, out)
 	return true
 }
 
@@ -214,20 +240,38 @@ func hasDigit(b []byte) bool {
 // score featurizes s.text, sets out and returns s to the pool.
 func (m *Model) score(s *scratch, out *[N]float32) {
 	s.feats = m.p.Features.AppendFeatures(s.feats[:0], s.text)
-	m.scoreFeatures(s.feats, out)
+	m.scoreFeatures(s, s.feats, s.text, out)
 	m.put(s)
 }
 
 // put returns s to the pool unless a huge text made it huge.
 func (m *Model) put(s *scratch) {
-	if cap(s.text) <= 1<<20 && cap(s.feats) <= 1<<22 && (s.plain == nil || cap(s.plain.spans) <= 1<<18 && cap(s.plain.hashes) <= 1<<18 && cap(s.plain.slow) <= 1<<18 && cap(s.plain.fold) <= 1<<16) {
+	if cap(s.text) <= 1<<20 && cap(s.feats) <= 1<<22 && cap(s.fold) <= 1<<16 && cap(s.ids) <= 1<<18 && (s.plain == nil || cap(s.plain.spans) <= 1<<18 && cap(s.plain.hashes) <= 1<<18 && cap(s.plain.slow) <= 1<<18 && cap(s.plain.fold) <= 1<<16) {
 		m.pool.Put(s)
 	}
 }
 
-// scoreFeatures turns a list of feature buckets into probabilities.
-func (m *Model) scoreFeatures(feats []uint32, out *[N]float32) {
-	probabilities(m.Logits(feats), out)
+// scoreFeatures turns a list of feature buckets of the normalized text
+// into probabilities.
+func (m *Model) scoreFeatures(s *scratch, feats []uint32, text []byte, out *[N]float32) {
+	z := m.Logits(feats)
+	if m.vec != nil {
+		s.ids = m.vec.text(s.ids[:0], text, s.memo)
+		m.vec.add(&z, s.ids)
+	}
+	probabilities(z, out)
+}
+
+// LogitsNormalized returns the per-category log-odds of text normalized as
+// the model's Normalization.Append does it, the ordinary way: Logits of its
+// features plus the word-vector term. It is the reference the fast paths
+// are tested against.
+func (m *Model) LogitsNormalized(text []byte) [N]float32 {
+	z := m.Logits(m.p.Features.AppendFeatures(nil, text))
+	if m.vec != nil {
+		m.vec.add(&z, m.vec.text(nil, text, new(vecMemo)))
+	}
+	return z
 }
 
 // probabilities sets out to the sigmoids of the log-odds z.
@@ -238,7 +282,8 @@ func probabilities(z [N]float32, out *[N]float32) {
 }
 
 // Logits returns the per-category log-odds for a list of feature buckets
-// (as appended by Features.AppendFeatures): bias + Σ w / sqrt(len(feats)).
+// (as appended by Features.AppendFeatures): bias + Σ w / sqrt(len(feats)),
+// without the word-vector term (see LogitsNormalized).
 func (m *Model) Logits(feats []uint32) [N]float32 {
 	return m.logits(m.sums(feats), len(feats))
 }

@@ -59,7 +59,20 @@ type Manifest struct {
 	TrainMetrics    train.Report            `json:"train_metrics"`
 	LODO            map[string]train.Report `json:"leave_one_dataset_out,omitempty"`
 	Weights         weightsInfo             `json:"weights"`
+	// Vectors identifies the word-vector table of a model with a vector
+	// term (Config.Vectors): the model loads only with this table.
+	Vectors *vectorsInfo `json:"vectors,omitempty"`
 }
+
+type vectorsInfo struct {
+	File   string `json:"file"` // relative to the repository root
+	SHA256 string `json:"sha256"`
+	Words  int    `json:"words"`
+	Dims   int    `json:"dims"`
+}
+
+// vectorsFile is the table vectors.Default embeds.
+const vectorsFile = "classifiers/vectors/data/glove100.bin.gz"
 
 type splitCount struct {
 	Train     int            `json:"train"`
@@ -101,6 +114,8 @@ func run(args []string, stdout io.Writer) error {
 	lodoSets := fs.String("lodo-sets", "davidson,toxigen,hatexplain,sbic,implicit_hate,toxic_spans", "with -lodo: the trainable data sets to leave out, one at a time")
 	benignFPR := fs.Float64("benign-fpr", def.Calibration.BenignFPR, "calibration: the largest share of any benign set's dev rows at or above Medium")
 	windows := fs.Bool("windows", def.WindowNegatives, "add the server windows of long benign texts as negative rows")
+	vecs := fs.Bool("vectors", def.Vectors, "add pooled word vectors (classifiers/vectors: mean and IDF-weighted mean) as features")
+	vecScale := fs.Float64("vecscale", def.VectorScale, "standard deviation of each standardized word-vector column (0: 1/sqrt(2·dims), the unit norm of the hashed part)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -112,6 +127,8 @@ func run(args []string, stdout io.Writer) error {
 	cfg.SpacedWeight = float32(*spaced)
 	cfg.WindowNegatives = *windows
 	cfg.Calibration.BenignFPR = *benignFPR
+	cfg.Vectors = *vecs
+	cfg.VectorScale = *vecScale
 
 	corpus := &train.Corpus{}
 	if *dataDir != "" {
@@ -180,6 +197,14 @@ func run(args []string, stdout io.Writer) error {
 		TrainMetrics:    train.Evaluate(m, tr),
 		Weights: weightsInfo{File: "weights.bin.gz", Bytes: buf.Len(), SHA256: hex.EncodeToString(sum[:]),
 			Nonzero: nonzero(m)},
+	}
+	if v := m.Params().Vectors; v != nil {
+		b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(vectorsFile)))
+		if err != nil {
+			return fmt.Errorf("word vectors: %w", err)
+		}
+		s := sha256.Sum256(b)
+		man.Vectors = &vectorsInfo{File: vectorsFile, SHA256: hex.EncodeToString(s[:]), Words: v.Words, Dims: v.Dims}
 	}
 	for c := range linear.N {
 		man.Loss[c] = train.Num(res.Loss[c])

@@ -2,7 +2,9 @@
 // public data sets under ../shared/data and hand-written TSV examples,
 // maps their labels to per-category targets and weights (see the loaders
 // in data.go), splits rows into train and dev by a hash of their ids
-// (IsDev), fits one L2-regularized logistic regression per category with
+// (IsDev), fits one L2-regularized logistic regression per category (over
+// the hashed features and, with Config.Vectors, the standardized pooled
+// word vectors of classifiers/vectors as dense columns) with
 // deterministic full-batch L-BFGS, calibrates the severity thresholds on
 // the dev split, and measures the result (Evaluate, AveragePrecision).
 //
@@ -10,6 +12,6 @@
 // reports hold counts and rates. cmd/rai-train is its command line and
 // bench/quality reuses its loaders, split and metrics.
 //
-// Dependencies: classifiers, linear ← train ← cmd/rai-train, bench/quality.
+// Dependencies: classifiers, linear, vectors ← train ← cmd/rai-train, bench/quality.
 // The server does not import it.
 package train

@@ -11,6 +11,7 @@ import (
 	"unicode"
 
 	"github.com/openrai/raiserver/classifiers/linear"
+	"github.com/openrai/raiserver/classifiers/vectors"
 )
 
 // Config holds every hyperparameter of a training run. It is recorded in
@@ -47,6 +48,17 @@ type Config struct {
 	// negative for, at weight w/√k for k windows: every sentence of a benign
 	// post is benign, and the server scores sentences, not posts.
 	WindowNegatives bool `json:"window_negatives"`
+	// Vectors adds the pooled word vectors of classifiers/vectors (mean
+	// and IDF-weighted mean, see linear.VectorTerm) as dense features
+	// beside the hashed ones.
+	Vectors bool `json:"vectors"`
+	// VectorScale is the standard deviation of each dense column after
+	// standardization; 0 means 1/√(2·Dims), which gives the block the unit
+	// mean squared norm of a row's hashed part. Smaller values regularize
+	// the vector term more (the L2 penalty is the same for every weight).
+	// The default, 0.025, was the best of 0.2, 0.07, 0.025 and 0.01 on the
+	// development rows (docs/classifiers-model.md).
+	VectorScale float64 `json:"vector_scale,omitempty"`
 	// Calibration sets the severity thresholds from the development split.
 	Calibration Calibration `json:"calibration"`
 }
@@ -82,6 +94,8 @@ func DefaultConfig() Config {
 		PosBalance:      0.5,
 		SpacedWeight:    1,
 		WindowNegatives: true,
+		Vectors:         true,
+		VectorScale:     0.025,
 		Calibration:     Calibration{LowFPR: 0.05, MediumFPR: 0.01, HighFPR: 0.002, HighDomainFPR: 0.03, VetoMiss: 0.05, BenignFPR: 0.01},
 	}
 }
@@ -95,11 +109,20 @@ type Result struct {
 	GradMax [N]float64
 }
 
-// sparse is a CSR matrix of normalized feature vectors.
+// sparse is a CSR matrix of normalized feature vectors, with an optional
+// dense block of pooled word vectors after the hashed columns.
 type sparse struct {
 	rowPtr []int
 	idx    []uint32
 	val    []float64
+	// dd is the width of the dense block (0: none); drow[i] is row i's
+	// row in dense, or -1 when the row has no word of the table.
+	dd    int
+	drow  []int32
+	dense []float32
+	// mu and sd scale the dense columns: column j holds
+	// (pool_j - mu_j) / sd_j.
+	mu, sd []float64
 }
 
 func (s *sparse) rows() int { return len(s.rowPtr) - 1 }
@@ -131,6 +154,88 @@ func featurize(exs []Example, f linear.Features, norm linear.Normalization) *spa
 		s.rowPtr = append(s.rowPtr, len(s.idx))
 	}
 	return s
+}
+
+// addVectors fills X's dense block with the standardized pools of exs
+// (linear.Pool over the normalized text), columns centred and scaled to
+// variance scale² over the rows that have a word of the table (scale 0:
+// 1/(2·Dims)); rows with none keep 0, as the model's term is 0 for them.
+func addVectors(X *sparse, exs []Example, norm linear.Normalization, tab *vectors.Table, scale float64) {
+	if scale <= 0 {
+		scale = 1 / math.Sqrt(float64(2*tab.Dims()))
+	}
+	d := tab.Dims()
+	X.dd = 2 * d
+	X.drow = make([]int32, len(exs))
+	mean, idf := make([]float32, d), make([]float32, d)
+	var text []byte
+	for i := range exs {
+		text = norm.Append(text[:0], []byte(exs[i].Text))
+		if linear.Pool(tab, text, mean, idf) == 0 {
+			X.drow[i] = -1
+			continue
+		}
+		X.drow[i] = int32(len(X.dense) / X.dd)
+		X.dense = append(X.dense, mean...)
+		X.dense = append(X.dense, idf...)
+	}
+	n := len(X.dense) / X.dd
+	X.mu, X.sd = make([]float64, X.dd), make([]float64, X.dd)
+	if n == 0 {
+		for j := range X.sd {
+			X.sd[j] = 1
+		}
+		return
+	}
+	for r := range n {
+		for j, v := range X.dense[r*X.dd : (r+1)*X.dd] {
+			X.mu[j] += float64(v)
+		}
+	}
+	for j := range X.mu {
+		X.mu[j] /= float64(n)
+	}
+	for r := range n {
+		for j, v := range X.dense[r*X.dd : (r+1)*X.dd] {
+			e := float64(v) - X.mu[j]
+			X.sd[j] += e * e
+		}
+	}
+	for j := range X.sd {
+		X.sd[j] = math.Sqrt(X.sd[j] / float64(n))
+		if X.sd[j] < 1e-6 {
+			X.sd[j] = 1
+		}
+		X.sd[j] /= scale
+	}
+	for r := range n {
+		row := X.dense[r*X.dd : (r+1)*X.dd]
+		for j := range row {
+			row[j] = float32((float64(row[j]) - X.mu[j]) / X.sd[j])
+		}
+	}
+}
+
+// vectorTerm turns the fitted weights of the standardized dense columns
+// (u[c], 2×Dims each) into the model's term over raw pools.
+func vectorTerm(X *sparse, u [N][]float64, tab *vectors.Table) *linear.VectorTerm {
+	d := tab.Dims()
+	v := &linear.VectorTerm{Words: tab.Len(), Dims: d}
+	for c := range N {
+		v.Mean[c], v.IDF[c] = make([]float32, d), make([]float32, d)
+		var k float64
+		for j := range X.dd {
+			w := u[c][j] / X.sd[j]
+			k -= w * X.mu[j]
+			if j < d {
+				v.Mean[c][j] = float32(w)
+			} else {
+				v.IDF[c][j-d] = float32(w)
+			}
+		}
+		v.Const[c] = float32(k)
+	}
+	return v
 }
 
 // weight returns the loss weight of example e for category c under cfg,
@@ -167,7 +272,16 @@ func Train(exs, dev []Example, cfg Config) (*Result, error) {
 		exs = withSpaced(exs, cfg.SpacedWeight)
 	}
 	X := featurize(exs, cfg.Features, cfg.Normalization)
-	dim := 1 << cfg.Features.Bits
+	var tab *vectors.Table
+	if cfg.Vectors {
+		var err error
+		if tab, err = vectors.Default(); err != nil {
+			return nil, fmt.Errorf("train: word vectors: %w", err)
+		}
+		addVectors(X, exs, cfg.Normalization, tab, cfg.VectorScale)
+	}
+	hashed := 1 << cfg.Features.Bits
+	dim := hashed + X.dd
 	res := &Result{}
 	var ws [N][]float64
 	var bs [N]float64
@@ -196,7 +310,7 @@ func Train(exs, dev []Example, cfg Config) (*Result, error) {
 					}
 				}
 			}
-			p := &problem{X: X, y: y, a: a, l2: cfg.L2, dim: dim}
+			p := &problem{X: X, y: y, a: a, l2: cfg.L2, dim: dim, hashed: hashed}
 			x, it, f, gm := lbfgs(p, dim+1, cfg.MaxIter, cfg.History, cfg.Tol)
 			ws[c], bs[c], res.Iterations[c], res.Loss[c], res.GradMax[c] = x[:dim], x[dim], it, f, gm
 		}()
@@ -205,11 +319,18 @@ func Train(exs, dev []Example, cfg Config) (*Result, error) {
 	params := linear.Params{
 		Features:      cfg.Features,
 		Normalization: cfg.Normalization,
-		Weights:       make([][N]float32, dim),
+		Weights:       make([][N]float32, hashed),
+	}
+	if cfg.Vectors {
+		var u [N][]float64
+		for c := range N {
+			u[c] = ws[c][hashed:]
+		}
+		params.Vectors = vectorTerm(X, u, tab)
 	}
 	for c := range N {
 		params.Bias[c] = float32(bs[c])
-		for j := range dim {
+		for j := range hashed {
 			params.Weights[j][c] = float32(ws[c][j])
 		}
 		params.Thresholds[c] = linear.Thresholds{Veto: 0, Low: 0.5, Medium: 0.7, High: 0.9}
@@ -413,12 +534,14 @@ func quantile(xs []float64, q float64) float64 {
 }
 
 // problem is one category's weighted, L2-regularized logistic regression.
+// Its weights are the hashed buckets, then X's dense columns from hashed.
 type problem struct {
-	X    *sparse
-	y, a []float64
-	l2   float64
-	dim  int
-	sumA float64
+	X      *sparse
+	y, a   []float64
+	l2     float64
+	dim    int
+	hashed int
+	sumA   float64
 }
 
 // eval returns the objective at x and writes its gradient to g.
@@ -444,10 +567,25 @@ func (p *problem) eval(x, g []float64) float64 {
 		for k := X.rowPtr[i]; k < X.rowPtr[i+1]; k++ {
 			z += w[X.idx[k]] * X.val[k]
 		}
+		var drow []float32
+		if X.dd > 0 && X.drow[i] >= 0 {
+			r := int(X.drow[i])
+			drow = X.dense[r*X.dd : (r+1)*X.dd]
+			wd := w[p.hashed : p.hashed+X.dd]
+			for j, v := range drow {
+				z += wd[j] * float64(v)
+			}
+		}
 		f += ai * (softplus(z) - p.y[i]*z)
 		d := ai * (sigmoid(z) - p.y[i])
 		for k := X.rowPtr[i]; k < X.rowPtr[i+1]; k++ {
 			g[X.idx[k]] += d * X.val[k]
+		}
+		if drow != nil {
+			gd := g[p.hashed : p.hashed+X.dd]
+			for j, v := range drow {
+				gd[j] += d * float64(v)
+			}
 		}
 		g[p.dim] += d
 	}

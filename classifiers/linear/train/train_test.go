@@ -116,3 +116,51 @@ func TestParseSynthetic(t *testing.T) {
 		}
 	}
 }
+
+// TestTrainVectors fits VIOLENCE on a few violent and kitchen words and
+// checks that, with word vectors, words the training rows never held
+// score by their meaning; without them they score the same.
+func TestTrainVectors(t *testing.T) {
+	violent := []string{"kill", "murder", "stab", "shoot", "strangle", "assault"}
+	benign := []string{"bake", "cook", "stir", "roast", "slice", "boil"}
+	objects := []string{"him", "her", "them", "it", "everyone", "the thing"}
+	var exs []Example
+	for i := range 360 {
+		verb, target := benign[i%6], 0.0
+		if i%2 == 0 {
+			verb, target = violent[(i/2)%6], 1
+		}
+		e := Example{Dataset: "synthetic", ID: fmt.Sprint(i), Text: "i will " + verb + " " + objects[(i/12)%6]}
+		e.Target, e.Weight = all(0, 1)
+		e.Target[violence] = float32(target)
+		exs = append(exs, e)
+	}
+	cfg := DefaultConfig()
+	cfg.Features = linear.Features{Bits: 12, Words: true}
+	cfg.MaxIter = 200
+	cfg.SpacedWeight = 0
+	unseen := func(m *linear.Model, w string) float32 {
+		var p [N]float32
+		m.Scores([]byte("i will "+w+" them"), &p)
+		return p[violence]
+	}
+	for _, vec := range []bool{false, true} {
+		cfg.Vectors = vec
+		res, err := Train(exs, exs, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := res.Model.Params().Vectors != nil; got != vec {
+			t.Fatalf("Vectors %v: model has a vector term: %v", vec, got)
+		}
+		bad := (unseen(res.Model, "slaughter") + unseen(res.Model, "behead") + unseen(res.Model, "torture")) / 3
+		good := (unseen(res.Model, "fry") + unseen(res.Model, "grill") + unseen(res.Model, "whisk")) / 3
+		t.Logf("vectors %v: unseen violent words %.3f, unseen kitchen words %.3f", vec, bad, good)
+		switch {
+		case vec && !(bad > good+0.2):
+			t.Errorf("with vectors, unseen violent words score %.3f, kitchen words %.3f", bad, good)
+		case !vec && bad != good:
+			t.Errorf("without vectors, unseen words score differently: %.3f, %.3f", bad, good)
+		}
+	}
+}

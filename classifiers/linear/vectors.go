@@ -1,0 +1,311 @@
+package linear
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/openrai/raiserver/classifiers/vectors"
+)
+
+// Word vectors. A model may add to each category's log-odds a linear term
+// in two pooled word vectors of the text: the mean of the vectors of its
+// words found in vectors.Default(), and their IDF-weighted mean (weight
+// IDFWeight(rank)). Words are those of the hashed features (runs of word
+// bytes of the normalized text, so "don't" is "don" and "t"); a word with
+// a byte outside the table's lowercase ASCII is not found. With no word
+// found the term is 0; otherwise it is
+//
+//	Const[c] + Mean[c]·mean + IDF[c]·idfMean
+//
+// Both pools are linear in the word vectors, so at load the model turns
+// each word of the table into one row of per-category scalars (Mean[c]·v
+// and IDFWeight·IDF[c]·v, and the IDF weight): the term then costs one
+// lookup and a few adds per word and does not allocate.
+
+// idfRank is the rank scale of IDFWeight: about where stop words end in
+// the table's frequency order.
+const idfRank = 100
+
+// IDFWeight is the weight of a word of the given 1-based frequency rank
+// (vectors.Table.Rank) in the IDF-weighted mean: log(1 + rank/100). By
+// Zipf's law log(rank) is, up to a constant, the word's -log probability;
+// the offset keeps the weight positive and makes the hundred most frequent
+// words (the, of, and, …) count for less than 0.7 against about 7 for a
+// word of rank 100,000.
+func IDFWeight(rank int) float32 {
+	return float32(math.Log1p(float64(rank) / idfRank))
+}
+
+// VectorTerm is the word-vector term of a model (Params.Vectors).
+type VectorTerm struct {
+	// Words and Dims are the word count and dimensions of the table the
+	// term was trained with (vectors.Default); New refuses another.
+	Words, Dims int
+	// Const[c] is added to category c's log-odds when the text has at
+	// least one word of the table.
+	Const [N]float32
+	// Mean[c] and IDF[c], Dims numbers each, weight the mean and the
+	// IDF-weighted mean of the word vectors.
+	Mean, IDF [N][]float32
+}
+
+func (v *VectorTerm) validate() error {
+	if v.Dims < 1 || v.Dims > 1024 || v.Words < 1 || v.Words > 1<<24 {
+		return fmt.Errorf("%w: vector term of %d words × %d dims", ErrFormat, v.Words, v.Dims)
+	}
+	for c := range N {
+		if !finite(v.Const[c]) {
+			return fmt.Errorf("%w: vector constant %d not finite", ErrFormat, c)
+		}
+		if len(v.Mean[c]) != v.Dims || len(v.IDF[c]) != v.Dims {
+			return fmt.Errorf("%w: vector weights of category %d: %d and %d numbers, want %d",
+				ErrFormat, c, len(v.Mean[c]), len(v.IDF[c]), v.Dims)
+		}
+		for i := range v.Dims {
+			if !finite(v.Mean[c][i]) || !finite(v.IDF[c][i]) {
+				return fmt.Errorf("%w: vector weight of category %d not finite", ErrFormat, c)
+			}
+		}
+	}
+	return nil
+}
+
+// vecRow is what one word of the table adds to the pools: its mean-term
+// scalars, its IDF-weighted IDF-term scalars and its IDF weight.
+type vecRow struct {
+	mean, idf [N]float32
+	w         float32
+}
+
+// vecModel is a model's vector term, ready to score.
+type vecModel struct {
+	tab   *vectors.Table
+	rows  []vecRow // by word id
+	konst [N]float32
+}
+
+// newVecModel computes the per-word rows of v over tab.
+func newVecModel(v *VectorTerm, tab *vectors.Table) (*vecModel, error) {
+	if tab.Len() != v.Words || tab.Dims() != v.Dims {
+		return nil, fmt.Errorf("%w: vector term for %d words × %d dims, table has %d × %d",
+			ErrFormat, v.Words, v.Dims, tab.Len(), tab.Dims())
+	}
+	vm := &vecModel{tab: tab, rows: make([]vecRow, tab.Len()), konst: v.Const}
+	// The weights by dimension, so that one pass over a word's numbers
+	// gives its eight dot products (1.2 G instructions for the shipped
+	// table the obvious way, a quarter of that so).
+	wt := make([][2 * N]float32, v.Dims)
+	for i := range wt {
+		for c := range N {
+			wt[i][c], wt[i][N+c] = v.Mean[c][i], v.IDF[c][i]
+		}
+	}
+	for id := range vm.rows {
+		q, s := tab.Vector(int32(id)), tab.Scale(int32(id))
+		q = q[:len(wt)]
+		var a0, a1, a2, a3, a4, a5, a6, a7 float32
+		for i, x := range q {
+			w := &wt[i]
+			f := float32(x)
+			a0 += w[0] * f
+			a1 += w[1] * f
+			a2 += w[2] * f
+			a3 += w[3] * f
+			a4 += w[4] * f
+			a5 += w[5] * f
+			a6 += w[6] * f
+			a7 += w[7] * f
+		}
+		r := &vm.rows[id]
+		r.w = IDFWeight(tab.Rank(int32(id)))
+		ws := r.w * s
+		r.mean = [N]float32{a0 * s, a1 * s, a2 * s, a3 * s}
+		r.idf = [N]float32{a4 * ws, a5 * ws, a6 * ws, a7 * ws}
+	}
+	return vm, nil
+}
+
+// newVecModel unrolls its dot products for four categories.
+var (
+	_ [N - 4]struct{}
+	_ [4 - N]struct{}
+)
+
+// vecMemoBits is log2 of the entries of a vecMemo: 16 KiB.
+const vecMemoBits = 10
+
+// vecMemo is a direct-mapped memo of the table ids of words of at most
+// eight bytes, one per scratch (so per goroutine at a time), valid for
+// one table: a common word costs a probe instead of the table's hash and
+// its two dependent loads. It changes no result.
+type vecMemo [1 << vecMemoBits]vecMemoEntry
+
+type vecMemoEntry struct {
+	key uint64 // the word's bytes, first byte high (packWord); 0: empty
+	id  int32  // its id, or -1 when the table does not have it
+}
+
+// lookup returns the id of the word s[start:end] of at most eight bytes,
+// or -1.
+func (vm *vecModel) lookup(memo *vecMemo, s []byte, start, end int) int32 {
+	x := packWord(s, start, end)
+	e := &memo[x*mix64>>(64-vecMemoBits)]
+	if e.key != x {
+		return vm.fill(e, x, s[start:end])
+	}
+	return e.id
+}
+
+// fill looks the word w, packed in x, up in the table and notes its id (or
+// -1) in e.
+//
+//go:noinline
+func (vm *vecModel) fill(e *vecMemoEntry, x uint64, w []byte) int32 {
+	id, ok := vm.tab.Lookup(w)
+	if !ok {
+		id = -1
+	}
+	*e = vecMemoEntry{key: x, id: id}
+	return id
+}
+
+// find returns the table id of the word w, or -1, without the memo.
+//
+//go:noinline
+func (vm *vecModel) find(w []byte) int32 {
+	if id, ok := vm.tab.Lookup(w); ok {
+		return id
+	}
+	return -1
+}
+
+// text appends to ids the table ids of the words of the normalized text s
+// found in the table: the ordinary path.
+func (vm *vecModel) text(ids []int32, s []byte, memo *vecMemo) []int32 {
+	it := wordIter{s: s, blk: -64}
+	for {
+		start, end, more := it.word()
+		if !more {
+			break
+		}
+		var id int32
+		if end-start <= 8 {
+			id = vm.lookup(memo, s, start, end)
+		} else {
+			id = vm.find(s[start:end])
+		}
+		if id >= 0 {
+			ids = append(ids, id)
+		}
+	}
+	return ids
+}
+
+// spans appends to ids the table ids of the words of s listed in spans
+// (appendWords) found in the table: the fast path, where a word with a
+// digit is folded first (fold is scratch, returned for reuse).
+func (vm *vecModel) spans(ids []int32, s []byte, spans []uint64, fold []byte, memo *vecMemo) ([]int32, []byte) {
+	base := len(ids)
+	ids = slices.Grow(ids, len(spans))
+	out := ids[base : base+len(spans)]
+	k := 0
+	for _, sp := range spans {
+		start, end := spanStart(sp), spanEnd(sp)
+		var id int32
+		if sp&(digitSpan|longSpan) == 0 {
+			x := packWord(s, start, end)
+			e := &memo[x*mix64>>(64-vecMemoBits)]
+			id = e.id
+			if e.key != x {
+				id = vm.fill(e, x, s[start:end])
+			}
+		} else {
+			fold = vm.other(fold, s[start:end], sp&digitSpan != 0)
+			id = vm.find(fold)
+		}
+		out[k] = id
+		if id >= 0 {
+			k++
+		}
+	}
+	return ids[:base+k], fold
+}
+
+// add adds the term of the words ids (from text or spans) to z. The sums
+// are locals in a loop without calls, which the compiler keeps in
+// registers, taken in the order of the words, so every path gets the same
+// bits.
+func (vm *vecModel) add(z *[N]float32, ids []int32) {
+	if len(ids) == 0 {
+		return
+	}
+	var m0, m1, m2, m3, f0, f1, f2, f3, w float32
+	rows := vm.rows
+	for _, id := range ids {
+		r := &rows[id]
+		m0 += r.mean[0]
+		m1 += r.mean[1]
+		m2 += r.mean[2]
+		m3 += r.mean[3]
+		f0 += r.idf[0]
+		f1 += r.idf[1]
+		f2 += r.idf[2]
+		f3 += r.idf[3]
+		w += r.w
+	}
+	inv := 1 / float32(len(ids))
+	invW := 1 / w
+	z[0] += vm.konst[0] + m0*inv + f0*invW
+	z[1] += vm.konst[1] + m1*inv + f1*invW
+	z[2] += vm.konst[2] + m2*inv + f2*invW
+	z[3] += vm.konst[3] + m3*inv + f3*invW
+}
+
+// other copies the word w of the fast path that is not looked up in the
+// memo to fold, folding its digits when it has some.
+//
+//go:noinline
+func (vm *vecModel) other(fold, w []byte, digits bool) []byte {
+	fold = append(fold[:0], w...)
+	if digits {
+		foldDigits(fold)
+	}
+	return fold
+}
+
+// Pool sets mean and idf (tab.Dims() numbers each) to the mean and the
+// IDF-weighted mean of the vectors of the words of the normalized text s
+// (as Normalization.Append makes it) found in tab, the pools a model's
+// VectorTerm weights, and returns how many words were found; with none,
+// mean and idf are 0. Training calls it; it allocates nothing.
+func Pool(tab *vectors.Table, s []byte, mean, idf []float32) int {
+	clear(mean)
+	clear(idf)
+	n := 0
+	var wsum float32
+	it := wordIter{s: s, blk: -64}
+	for {
+		start, end, more := it.word()
+		if !more {
+			break
+		}
+		id, ok := tab.Lookup(s[start:end])
+		if !ok {
+			continue
+		}
+		w := IDFWeight(tab.Rank(id))
+		tab.AddTo(mean, id, 1)
+		tab.AddTo(idf, id, w)
+		wsum += w
+		n++
+	}
+	if n > 0 {
+		inv := 1 / float32(n)
+		for i := range mean {
+			mean[i] *= inv
+			idf[i] /= wsum
+		}
+	}
+	return n
+}
