@@ -100,30 +100,26 @@ type streamEnd struct {
 func (s *Service) Analyze(stream raiv1.AnalysisService_AnalyzeServer) error {
 	s.streams.Add(1)
 	defer s.streams.Done()
-	id := s.nextID.Add(1)
-	start := time.Now()
+	st := &streamState{
+		id:      s.nextID.Add(1),
+		stream:  stream,
+		start:   time.Now(),
+		ch:      make(chan batch, s.depth),
+		waiting: make(chan struct{}, 1),
+	}
 
 	ctx, cancel := context.WithCancel(stream.Context())
 	defer cancel()
-	ch := make(chan batch, s.depth)
-	go s.recvLoop(ctx, id, stream, ch)
+	go s.recvLoop(ctx, st)
 
-	var sent int
 	for {
 		select {
-		case b := <-ch:
-			for _, ev := range b.events {
-				if err := stream.Send(ev); err != nil {
-					s.log.Info("stream send failed", "stream", id, "events_sent", sent, "err", err)
-					return err
-				}
-				sent++
-			}
-			if b.end != nil {
-				return s.complete(stream, id, start, sent, b.end)
+		case b := <-st.ch:
+			if done, err := s.deliver(st, b); done {
+				return err
 			}
 		case <-s.drain:
-			return s.complete(stream, id, start, sent, &streamEnd{
+			return s.endEarly(ctx, st, &streamEnd{
 				reason: raiv1.EndReason_END_REASON_SHUTDOWN,
 				desc:   "server shutting down: drain deadline passed before the stream ended",
 				code:   codes.Unavailable,
@@ -134,16 +130,94 @@ func (s *Service) Analyze(stream raiv1.AnalysisService_AnalyzeServer) error {
 	}
 }
 
+// streamState is what a stream's two loops share.
+type streamState struct {
+	id     uint64
+	stream raiv1.AnalysisService_AnalyzeServer
+	start  time.Time
+	sent   int // events sent; send loop only
+	ch     chan batch
+
+	// busy is set while the receive loop holds a request it has read and not
+	// yet queued the events of (after io.EOF: until the end is queued).
+	// Clearing it also puts a token in waiting, for a send loop that waits
+	// for that request in endEarly. stopping tells the receive loop to take
+	// no further request.
+	busy     atomic.Bool
+	waiting  chan struct{}
+	stopping atomic.Bool
+}
+
+func (st *streamState) setIdle() {
+	st.busy.Store(false)
+	select {
+	case st.waiting <- struct{}{}:
+	default:
+	}
+}
+
+// deliver sends the events of b and, if b ends the stream, its Completion.
+// done reports that the stream is over and the handler returns err.
+func (s *Service) deliver(st *streamState, b batch) (done bool, err error) {
+	for _, ev := range b.events {
+		if err := st.stream.Send(ev); err != nil {
+			s.log.Info("stream send failed", "stream", st.id, "events_sent", st.sent, "err", err)
+			return true, err
+		}
+		st.sent++
+	}
+	if b.end != nil {
+		return true, s.complete(st, b.end)
+	}
+	return false, nil
+}
+
+// endEarly ends a stream that has not ended by itself (the drain deadline
+// passed) without losing anything the receive loop already has: it delivers
+// every queued batch and waits for the request the receive loop is
+// analyzing, if any, then sends forced as the one Completion. An end the
+// receive loop has already decided (END_OF_STREAM after the client
+// half-closed, or an error) is delivered instead of forced. Requests read
+// after this point are not analyzed.
+func (s *Service) endEarly(ctx context.Context, st *streamState, forced *streamEnd) error {
+	st.stopping.Store(true)
+	for {
+		// busy is read before ch: the receive loop queues a batch before it
+		// clears busy, so a batch made before busy was seen clear is in ch.
+		idle := !st.busy.Load()
+		select {
+		case b := <-st.ch:
+			if done, err := s.deliver(st, b); done {
+				return err
+			}
+			continue
+		default:
+		}
+		if idle {
+			return s.complete(st, forced)
+		}
+		select {
+		case b := <-st.ch:
+			if done, err := s.deliver(st, b); done {
+				return err
+			}
+		case <-st.waiting:
+		case <-ctx.Done():
+			return status.FromContextError(ctx.Err()).Err()
+		}
+	}
+}
+
 // complete sends the one Completion of the stream and returns its status.
-func (s *Service) complete(stream raiv1.AnalysisService_AnalyzeServer, id uint64, start time.Time, sent int, end *streamEnd) error {
+func (s *Service) complete(st *streamState, end *streamEnd) error {
 	c := &raiv1.Completion{EndReason: end.reason, ErrorDescription: &end.desc}
-	err := stream.Send(&raiv1.AnalyzeResponse{Event: &raiv1.AnalyzeResponse_Completion{Completion: c}})
+	err := st.stream.Send(&raiv1.AnalyzeResponse{Event: &raiv1.AnalyzeResponse_Completion{Completion: c}})
 	level := slog.LevelInfo
 	if end.code != codes.OK {
 		level = slog.LevelWarn
 	}
-	s.log.Log(stream.Context(), level, "stream end", "stream", id, "reason", end.reason.String(),
-		"code", end.code.String(), "events_sent", sent+1, "duration", time.Since(start))
+	s.log.Log(st.stream.Context(), level, "stream end", "stream", st.id, "reason", end.reason.String(),
+		"code", end.code.String(), "events_sent", st.sent+1, "duration", time.Since(st.start))
 	if err != nil {
 		return err
 	}
@@ -155,13 +229,15 @@ func (s *Service) complete(stream raiv1.AnalysisService_AnalyzeServer, id uint64
 
 // recvLoop reads and analyzes requests until the client half-closes, a
 // request is bad, or ctx ends. It always ends by sending a batch with end set,
-// unless ctx ended first.
-func (s *Service) recvLoop(ctx context.Context, id uint64, stream raiv1.AnalysisService_AnalyzeServer, ch chan<- batch) {
+// unless ctx ended first or the send loop stopped taking requests.
+func (s *Service) recvLoop(ctx context.Context, st *streamState) {
+	defer st.setIdle() // runs last, after any end batch is queued
+	id, stream := st.id, st.stream
 	sess := s.a.NewSession()
 	var evs []analyzer.Event
 	put := func(b batch) bool {
 		select {
-		case ch <- b:
+		case st.ch <- b:
 			return true
 		case <-ctx.Done():
 			return false
@@ -180,7 +256,13 @@ func (s *Service) recvLoop(ctx context.Context, id uint64, stream raiv1.Analysis
 		}
 	}()
 	for ; ; index++ {
+		st.setIdle()
 		req, err := stream.Recv()
+		st.busy.Store(true)
+		if st.stopping.Load() {
+			// The stream is being ended early; this request came too late.
+			return
+		}
 		if err != nil {
 			if errors.Is(err, io.EOF) {
 				evs = sess.Finish(evs[:0])
