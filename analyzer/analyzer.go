@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"time"
 
 	"github.com/openrai/raiserver/classifiers"
 	"github.com/openrai/raiserver/extract"
@@ -83,7 +84,12 @@ type Event struct {
 	Start, End int
 	NoModel    bool
 	Blocking   bool
-	Categories [classifiers.NumCategories]CategoryResult
+	// DeadlineExceeded is set on a result whose classification overran the
+	// segment deadline (WithSegmentDeadline). Under FailClosed such a result
+	// is sent even when nothing was detected, and every enabled category is
+	// blocking.
+	DeadlineExceeded bool
+	Categories       [classifiers.NumCategories]CategoryResult
 }
 
 // item is the state of one text item of a stream.
@@ -280,8 +286,28 @@ func (s *Session) analyze(dst []Event, it *item, start, end int) []Event {
 		from++
 	}
 	window := it.text[from:end]
+	cfg := &s.a.cfg
+	timed := cfg.observer != nil || cfg.segmentDeadline > 0
+	var t0 time.Time
+	if timed {
+		t0 = time.Now()
+	}
 	s.findings = s.a.cls.Classify(s.findings[:0], window)
 	var ev Event
+	if timed {
+		took := time.Since(t0)
+		ev.DeadlineExceeded = cfg.segmentDeadline > 0 && took > cfg.segmentDeadline
+		if cfg.observer != nil {
+			cfg.observer.SegmentAnalyzed(SegmentStats{Source: it.key.Source, Bytes: end - start, Took: took,
+				Late: ev.DeadlineExceeded, FailMode: cfg.failMode})
+		}
+		if ev.DeadlineExceeded {
+			s.log.Warn("segment analysis over deadline",
+				"source", it.key.Source, "message_id", it.key.MessageID, "content_index", it.key.ContentIndex,
+				"start", start, "end", end, "took", took, "deadline", cfg.segmentDeadline, "fail_mode", cfg.failMode.String())
+		}
+	}
+	failClosed := ev.DeadlineExceeded && cfg.failMode == FailClosed
 	found := false
 	for _, f := range s.findings {
 		// A finding belongs to the segment that holds its end; findings that
@@ -305,14 +331,14 @@ func (s *Session) analyze(dst []Event, it *item, start, end int) []Event {
 				"start", from+f.Start, "end", from+f.End)
 		}
 	}
-	if !found {
+	if !found && !failClosed {
 		return dst
 	}
 	ev.Kind, ev.Key, ev.Start, ev.End = KindResult, it.key, start, end
 	for _, c := range s.a.enabled {
 		r := &ev.Categories[c]
 		r.Risk = RiskOf(r.Severity)
-		r.Blocking = r.Risk != RiskNone && r.Risk >= s.a.cfg.categories[c].BlockAt
+		r.Blocking = failClosed || r.Risk != RiskNone && r.Risk >= s.a.cfg.categories[c].BlockAt
 		ev.Blocking = ev.Blocking || r.Blocking
 	}
 	if ev.Blocking && !it.blocked {

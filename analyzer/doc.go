@@ -11,6 +11,13 @@
 // phrase split across a segment border is still found. Session.Finish analyzes
 // what is left when the client half-closes.
 //
+// Classification is synchronous CPU work. WithSegmentDeadline sets a wall-time
+// budget per segment, checked when the classifier returns; a late segment is
+// reported blocking (FailClosed, the default mode) or with the classifier's own
+// result (FailOpen). An Observer (WithObserver) is told each segment's source,
+// length, classification time and lateness, for metrics; the package itself
+// imports no metrics library.
+//
 // Event rules (SPEC §3): per item, watermarks only grow, never pass received
 // text and never pass the start of a blocking segment; a result is appended
 // before any watermark that covers it. Errors name the problem, never the text.
