@@ -3,9 +3,11 @@ package tests
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"net"
+	"os"
 	"sync"
 	"testing"
 	"time"
@@ -24,7 +26,11 @@ import (
 )
 
 func TestMain(m *testing.M) {
-	goleak.VerifyTestMain(m)
+	flag.Parse()
+	goleak.VerifyTestMain(m, goleak.Cleanup(func(code int) {
+		removeBinary()
+		os.Exit(code)
+	}))
 }
 
 var (
