@@ -15,10 +15,12 @@ import (
 type Observer interface {
 	// StreamStarted is called when a stream is admitted.
 	StreamStarted()
-	// StreamEnded is called once per stream with one of the End* causes:
-	// when an admitted stream's handler returns, and at once for a stream
-	// refused over Limits.MaxStreams (EndRejected, with no StreamStarted).
+	// StreamEnded is called once per admitted stream, when its handler
+	// returns, with one of the End* causes.
 	StreamEnded(cause string)
+	// StreamRejected is called for a stream refused over Limits.MaxStreams
+	// (it was never started; its cause is EndRejected).
+	StreamRejected()
 	// ResultSent is called after an AnalysisResult is handed to gRPC, with
 	// its source, whether it is a NoModel result, and which categories it
 	// reports blocking.

@@ -192,7 +192,7 @@ func (s *Service) reject(st *streamState) error {
 		cause: EndRejected,
 	})
 	if s.obs != nil {
-		s.obs.StreamEnded(EndRejected)
+		s.obs.StreamRejected()
 	}
 	return err
 }
