@@ -3,7 +3,6 @@ module github.com/openrai/raiserver
 go 1.26.8
 
 require (
-	github.com/TwiN/go-away v1.6.13
 	github.com/grpc-ecosystem/go-grpc-middleware/providers/prometheus v1.1.1
 	github.com/petar-dambovaliev/aho-corasick v0.0.0-20250424160509-463d218d4745
 	github.com/prometheus/client_golang v1.25.0
