@@ -1,7 +1,7 @@
 # Developer entry points. CI runs .ci/run, which uses the same scripts.
 # `make` alone runs the tests.
 .DEFAULT_GOAL := test
-.PHONY: test lint tidy breaking generate gencheck k8s build buildcheck vulncheck tools fuzz bench quality ghz run ci
+.PHONY: test lint doccheck tidy breaking generate gencheck k8s build buildcheck vulncheck tools fuzz bench quality ghz run ci
 
 # Both modules of the workspace (go.work): the service and bench/.
 test:
@@ -12,6 +12,9 @@ tools:
 
 lint: tools
 	scripts/lint.sh
+
+doccheck:
+	scripts/doccheck.sh
 
 # Fails if go.mod/go.sum of ., bench or tools would change under go mod tidy.
 tidy:

@@ -22,7 +22,8 @@
 // text and never pass the start of a blocking segment; a result is appended
 // before any watermark that covers it. Errors name the problem, never the text.
 //
-// Dependencies point one way: segmenter (stdlib only) ← classifiers ←
-// analyzer (also extract) ← server (the gRPC adapter, the only user of gen/) ←
+// Dependencies: analyzer imports classifiers, extract and segmenter, and the
+// standard library. They point one way: segmenter (stdlib only) ←
+// classifiers ← analyzer ← server (the gRPC adapter, the only user of gen/) ←
 // cmd/raiserver. This package speaks plain Go types and never imports gen/.
 package analyzer

@@ -17,6 +17,7 @@
 // for metrics, in plain Go types; this package imports no metrics library.
 //
 // Dependencies: server imports analyzer, extract (error sentinels, source
-// types), classifiers, gen/ and grpc-go; only server and cmd/raiserver import
-// gen/.
+// types), classifiers, gen/ and grpc-go (with its health and reflection
+// services). No other package imports gen/ outside tests; cmd/raiserver
+// reaches the wire types only through this package.
 package server
