@@ -29,6 +29,8 @@ type Analyzer struct {
 	cfg config
 	// enabled lists the enabled categories in wire order.
 	enabled []classifiers.Category
+	// timed is set when segments are timed: a deadline or an observer is set.
+	timed bool
 }
 
 // New returns an Analyzer that classifies with cls. Options are validated once, here.
@@ -43,7 +45,7 @@ func New(cls classifiers.Classifier, opts ...Option) (*Analyzer, error) {
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
-	a := &Analyzer{cls: cls, cfg: cfg}
+	a := &Analyzer{cls: cls, cfg: cfg, timed: cfg.observer != nil || cfg.segmentDeadline > 0}
 	for c := range classifiers.NumCategories {
 		if cfg.categories[c].Enabled {
 			a.enabled = append(a.enabled, c)
@@ -256,12 +258,19 @@ func (s *Session) apply(dst []Event, p *extract.Piece) []Event {
 // advance cuts and analyzes every complete segment of it (every remaining
 // byte when atEOF) and then moves its watermark.
 func (s *Session) advance(dst []Event, it *item, atEOF bool) []Event {
+	// With a deadline or an observer, each segment is timed from the end of
+	// the previous one (one clock read per segment): the time covers cutting
+	// and classifying it.
+	var t time.Duration
+	if s.a.timed {
+		t = clock()
+	}
 	for it.segStart < len(it.text) {
 		n := it.seg.Next(it.text[it.segStart:], atEOF)
 		if n <= 0 {
 			break
 		}
-		dst = s.analyze(dst, it, it.segStart, it.segStart+n)
+		dst, t = s.analyze(dst, it, it.segStart, it.segStart+n, t)
 		it.segStart += n
 	}
 	limit := it.segStart
@@ -275,9 +284,18 @@ func (s *Session) advance(dst []Event, it *item, atEOF bool) []Event {
 	return dst
 }
 
+// epoch is the origin of clock.
+var epoch = time.Now()
+
+// clock reads the monotonic clock only (time.Now also reads the wall clock).
+func clock() time.Duration { return time.Since(epoch) }
+
 // analyze classifies segment [start, end) of it, with up to contextBytes of
-// the text before it, and appends a result if anything is detected.
-func (s *Session) analyze(dst []Event, it *item, start, end int) []Event {
+// the text before it, and appends a result if anything is detected (or, under
+// FailClosed, if the segment overran the deadline). When timed, t0 is the
+// clock reading the segment's time counts from; analyze returns the reading
+// after it.
+func (s *Session) analyze(dst []Event, it *item, start, end int, t0 time.Duration) ([]Event, time.Duration) {
 	from := start - s.a.cfg.contextBytes
 	if from < 0 {
 		from = 0
@@ -287,15 +305,12 @@ func (s *Session) analyze(dst []Event, it *item, start, end int) []Event {
 	}
 	window := it.text[from:end]
 	cfg := &s.a.cfg
-	timed := cfg.observer != nil || cfg.segmentDeadline > 0
-	var t0 time.Time
-	if timed {
-		t0 = time.Now()
-	}
 	s.findings = s.a.cls.Classify(s.findings[:0], window)
 	var ev Event
-	if timed {
-		took := time.Since(t0)
+	var t1 time.Duration
+	if s.a.timed {
+		t1 = clock()
+		took := t1 - t0
 		ev.DeadlineExceeded = cfg.segmentDeadline > 0 && took > cfg.segmentDeadline
 		if cfg.observer != nil {
 			cfg.observer.SegmentAnalyzed(SegmentStats{Source: it.key.Source, Bytes: end - start, Took: took,
@@ -332,7 +347,7 @@ func (s *Session) analyze(dst []Event, it *item, start, end int) []Event {
 		}
 	}
 	if !found && !failClosed {
-		return dst
+		return dst, t1
 	}
 	ev.Kind, ev.Key, ev.Start, ev.End = KindResult, it.key, start, end
 	for _, c := range s.a.enabled {
@@ -344,7 +359,7 @@ func (s *Session) analyze(dst []Event, it *item, start, end int) []Event {
 	if ev.Blocking && !it.blocked {
 		it.blocked, it.blockAt = true, start
 	}
-	return append(dst, ev)
+	return append(dst, ev), t1
 }
 
 func runeStart(b byte) bool { return b&0xC0 != 0x80 }

@@ -238,7 +238,9 @@ type SegmentStats struct {
 	Source extract.Source
 	// Bytes is the segment's length; context bytes classified with it are not counted.
 	Bytes int
-	// Took is the wall time of the classifier call.
+	// Took is the wall time of cutting and classifying the segment, from the
+	// end of the previous segment's analysis (or from the start of the
+	// request's analysis of the item, for its first segment).
 	Took time.Duration
 	// Late is set when Took overran the segment deadline; FailMode is the
 	// deadline's fail mode.
