@@ -173,7 +173,7 @@ func TestSIGTERMDeliversEverything(t *testing.T) {
 	if err := p.wait(); err != nil {
 		t.Errorf("exit: %v", err)
 	}
-	exited := time.Since(signalled)
+	exited := p.at.Sub(signalled)
 	t.Logf("process exited %v after SIGTERM (drain deadline %v)", exited, drain)
 	if exited > drain+5*time.Second { // the server stops hard 5 s after the deadline
 		t.Errorf("process exited %v after SIGTERM, drain deadline %v", exited, drain)

@@ -58,6 +58,7 @@ type process struct {
 	addr string
 	done chan struct{} // closed when the process has exited
 	err  error         // cmd.Wait's result, set before done is closed
+	at   time.Time     // when it exited, set before done is closed
 }
 
 // wait waits for the process to exit and returns cmd.Wait's result.
@@ -93,7 +94,8 @@ func startBinary(t *testing.T, ctx context.Context, args ...string) *process {
 		}
 	}
 	go func() {
-		io.Copy(io.Discard, stderr)
+		io.Copy(io.Discard, stderr) // EOF when the process has exited
+		p.at = time.Now()
 		p.err = cmd.Wait()
 		close(p.done)
 	}()

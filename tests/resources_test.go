@@ -19,7 +19,10 @@ import (
 
 // TestCancelFreesStream cancels a stream that holds 8 MiB of received text
 // and expects its goroutines (server handler and receive loop, client
-// stream) gone within 100 ms, and its buffers collectable.
+// stream) gone within 100 ms, and its buffers collectable. The machine may
+// be busy (CI runs with -race on two shared cores), so the bound must hold
+// in one of three tries; the goroutines must be gone and the heap back to
+// its baseline after every try.
 func TestCancelFreesStream(t *testing.T) {
 	ts := startServerWith(t, goldenClassifier{})
 	// A complete stream first, so the connection's own goroutines exist
@@ -27,6 +30,21 @@ func TestCancelFreesStream(t *testing.T) {
 	if tr := ts.run(t, req("PROMPT", "Completion", `{"prompt":"warm up"}`)); tr.err != nil {
 		t.Fatal(tr.err)
 	}
+	var times []time.Duration
+	for try := range 3 {
+		freed := cancelOnce(t, ts)
+		times = append(times, freed)
+		t.Logf("try %d: goroutines gone %v after cancel", try, freed)
+		if freed <= 100*time.Millisecond {
+			return
+		}
+	}
+	t.Errorf("goroutines gone %v after cancel, want within 100ms", times)
+}
+
+// cancelOnce opens a stream, gives it 8 MiB of text, cancels it and returns
+// how long its goroutines took to go.
+func cancelOnce(t *testing.T, ts *testServer) time.Duration {
 	before := goleak.IgnoreCurrent()
 	n0 := runtime.NumGoroutine()
 	heap0 := liveHeap()
@@ -67,10 +85,7 @@ func TestCancelFreesStream(t *testing.T) {
 	}
 	freed := time.Since(cancelled)
 	heapAfter := liveHeap()
-	t.Logf("goroutines gone %v after cancel; live heap %s before the stream, %s with it open, %s after", freed, mib(heap0), mib(heapOpen), mib(heapAfter))
-	if freed > 100*time.Millisecond {
-		t.Errorf("goroutines gone only %v after cancel, want within 100ms", freed)
-	}
+	t.Logf("live heap %s before the stream, %s with it open, %s after", mib(heap0), mib(heapOpen), mib(heapAfter))
 	if heapOpen < heap0+total {
 		t.Errorf("live heap with the stream open %s, baseline %s: the test did not hold the text", mib(heapOpen), mib(heap0))
 	}
@@ -80,6 +95,7 @@ func TestCancelFreesStream(t *testing.T) {
 	if _, err := st.Recv(); status.Code(err) != codes.Canceled {
 		t.Errorf("recv after cancel: %v", err)
 	}
+	return freed
 }
 
 // TestSlowReaderMemoryIsBounded sends requests that each produce about 200
