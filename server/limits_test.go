@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"io"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"golang.org/x/net/http2"
+	"golang.org/x/net/http2/hpack"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/credentials/insecure"
@@ -234,6 +236,34 @@ func TestMaxStreamsPerConnIsAdvertised(t *testing.T) {
 			t.Errorf("SETTINGS_MAX_CONCURRENT_STREAMS = %d (sent %v), want %d", got, ok, n)
 		}
 	}
+}
+
+// TestMaxStreamsPerConnIsEnforced opens streams over raw HTTP/2 past the
+// advertised limit: the server refuses the extra one with RST_STREAM
+// REFUSED_STREAM and keeps the first.
+func TestMaxStreamsPerConnIsEnforced(t *testing.T) {
+	l := DefaultLimits()
+	l.MaxStreamsPerConn = 1
+	addr, _ := serveTCP(t, WithLimits(l))
+	_, fr, _ := rawConn(t, addr)
+	var hb bytes.Buffer
+	enc := hpack.NewEncoder(&hb)
+	for _, f := range [][2]string{{":method", "POST"}, {":scheme", "http"}, {":path", "/rai.v1.AnalysisService/Analyze"},
+		{":authority", addr}, {"content-type", "application/grpc"}, {"te", "trailers"}} {
+		enc.WriteField(hpack.HeaderField{Name: f[0], Value: f[1]})
+	}
+	for _, id := range []uint32{1, 3} {
+		if err := fr.WriteHeaders(http2.HeadersFrameParam{StreamID: id, BlockFragment: hb.Bytes(), EndHeaders: true}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	readUntil(t, fr, "RST_STREAM REFUSED_STREAM on stream 3", func(f http2.Frame) bool {
+		r, ok := f.(*http2.RSTStreamFrame)
+		if ok && r.StreamID == 1 {
+			t.Fatalf("stream 1 reset: %v", r.ErrCode)
+		}
+		return ok && r.StreamID == 3 && r.ErrCode == http2.ErrCodeRefusedStream
+	})
 }
 
 // readUntil reads frames until match returns true, or fails.
