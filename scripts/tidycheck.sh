@@ -11,5 +11,13 @@ for m in . bench tools; do
 		status=1
 	fi
 done
-[ "$status" = 0 ] && echo "go.mod and go.sum are tidy in ., bench, tools"
+# go.work must name a Go release at least every module's; keeping it equal to
+# go.mod's go line makes a bump of go.mod fail here, not in every go command.
+mod_go="$(sed -n 's/^go //p' go.mod)"
+work_go="$(sed -n 's/^go //p' go.work)"
+if [ "$mod_go" != "$work_go" ]; then
+	echo "tidycheck: go.work says go $work_go, go.mod says go $mod_go: run 'go work edit -go=$mod_go'"
+	status=1
+fi
+[ "$status" = 0 ] && echo "go.mod and go.sum are tidy in ., bench, tools; go.work is at go $work_go"
 exit "$status"
