@@ -84,7 +84,10 @@ func TestSIGTERMDeliversEverything(t *testing.T) {
 		sigterm  = make(chan struct{})
 		readSlow = make(chan struct{})
 	)
-	run := func(kind string, i int, c raiv1.AnalysisServiceClient, s script, want []string, reason raiv1.EndReason, code codes.Code) {
+	// run starts a stream of kind sending s; before SIGTERM, readers and
+	// closers wait until they have received ready events (the events of
+	// every request they sent).
+	run := func(kind string, i int, c raiv1.AnalysisServiceClient, s script, want []string, before int, reason raiv1.EndReason, code codes.Code) {
 		ready.Add(1)
 		wg.Add(1)
 		go func() {
@@ -119,7 +122,7 @@ func TestSIGTERMDeliversEverything(t *testing.T) {
 					<-readSlow
 				case "closer":
 					// Read until every request is analyzed, then wait for SIGTERM.
-					for len(tr.events) < len(want)-countFinish(s, want) && recv() {
+					for len(tr.events) < before && recv() {
 					}
 					readyOnce()
 					<-sigterm
@@ -127,7 +130,7 @@ func TestSIGTERMDeliversEverything(t *testing.T) {
 						return fmt.Errorf("close send: %w", err)
 					}
 				case "reader":
-					for len(tr.events) < len(want) && recv() {
+					for len(tr.events) < before && recv() {
 					}
 					readyOnce()
 				}
@@ -139,19 +142,17 @@ func TestSIGTERMDeliversEverything(t *testing.T) {
 		}()
 	}
 	for i := range perKind {
-		wantFinish, err := expected(a, ss[i], true)
-		if err != nil {
+		wantFinish, err1 := expected(a, ss[i], true)
+		wantBefore, err2 := expected(a, ss[i], false)
+		wantOpen, err3 := expected(a, ss[perKind+i], false)
+		if err := errors.Join(err1, err2, err3); err != nil {
 			t.Fatal(err)
 		}
-		run("closer", i, fast, ss[i], wantFinish, raiv1.EndReason_END_REASON_END_OF_STREAM, codes.OK)
-		wantOpen, err := expected(a, ss[perKind+i], false)
-		if err != nil {
-			t.Fatal(err)
-		}
-		run("reader", i, fast, ss[perKind+i], wantOpen, raiv1.EndReason_END_REASON_SHUTDOWN, codes.Unavailable)
+		run("closer", i, fast, ss[i], wantFinish, len(wantBefore), raiv1.EndReason_END_REASON_END_OF_STREAM, codes.OK)
+		run("reader", i, fast, ss[perKind+i], wantOpen, len(wantOpen), raiv1.EndReason_END_REASON_SHUTDOWN, codes.Unavailable)
 	}
 	for i := range nSlow {
-		run("slow", i, slow, heavy, wantHeavy, raiv1.EndReason_END_REASON_SHUTDOWN, codes.Unavailable)
+		run("slow", i, slow, heavy, wantHeavy, 0, raiv1.EndReason_END_REASON_SHUTDOWN, codes.Unavailable)
 	}
 	ready.Wait()
 	// Let the slow streams' requests reach the server and fill its queues.
@@ -178,18 +179,4 @@ func TestSIGTERMDeliversEverything(t *testing.T) {
 	if exited > drain+5*time.Second { // the server stops hard 5 s after the deadline
 		t.Errorf("process exited %v after SIGTERM, drain deadline %v", exited, drain)
 	}
-}
-
-// countFinish returns how many of want's events come from the final
-// analysis at half-close (the ones expected without Finish do not).
-func countFinish(s script, want []string) int {
-	a, err := analyzer.New(defaultCls)
-	if err != nil {
-		return 0
-	}
-	open, err := expected(a, s, false)
-	if err != nil {
-		return 0
-	}
-	return len(want) - len(open)
 }
