@@ -1,8 +1,12 @@
 // Package tests holds the end-to-end and reliability suites: a real server
 // on a loopback TCP port (or an in-memory gRPC connection for the fuzz
 // target), driven by gRPC clients, and the built cmd/raiserver binary for
-// the process tests. It imports the analyzer, the classifier stack, the
-// generated API and the server, plus grpc-go, protobuf and goleak.
+// the process tests.
+//
+// Dependencies (test code only): the suite imports server, analyzer,
+// classifiers and classifiers/ensemble to start the service, gen/ for the
+// wire types, grpc-go and protobuf (proto, protojson) as a client would, and
+// goleak.
 //
 // End-to-end: golden event transcripts in testdata/golden (rewrite with
 // `go test ./tests -update` after checking the diff), the shared payload
