@@ -18,6 +18,9 @@ if grep -v '^#' "$df" | grep -q 'go build'; then
 	fail "$df runs go build itself; use scripts/build.sh, which CI runs too"
 fi
 
+local="$(GOWORK=off go env GOVERSION)"
+[ "$local" = "go$want" ] || fail "CI builds with $local, the image with go$want (go.mod): bump go.mod's go line and GO_VERSION together to the Go CI has"
+
 bin=.bin/raiserver
 scripts/build.sh "$bin"
 info="$(GOWORK=off go version -m "$bin")"
