@@ -361,6 +361,28 @@ func TestMaxConnectionAge(t *testing.T) {
 	}
 }
 
+// TestMaxConnectionAgeGrace: a stream still open when the grace period after
+// GOAWAY ends is cut with UNAVAILABLE.
+func TestMaxConnectionAgeGrace(t *testing.T) {
+	l := DefaultLimits()
+	l.MaxConnectionAge = 50 * time.Millisecond
+	l.MaxConnectionAgeGrace = 50 * time.Millisecond
+	l.IdleTimeout = 0
+	addr, _ := serveTCP(t, WithLimits(l))
+	conn, err := grpc.NewClient(addr, grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	s := openStream(t, ctx, raiv1.NewAnalysisServiceClient(conn))
+	ev, err := s.Recv() // the client sends nothing more
+	if status.Code(err) != codes.Unavailable {
+		t.Fatalf("Recv = %v, %v; want the stream cut with Unavailable", ev, err)
+	}
+}
+
 func TestLimitsValidate(t *testing.T) {
 	if err := DefaultLimits().Validate(); err != nil {
 		t.Fatal(err)
