@@ -18,7 +18,10 @@ K8S_VERSIONS="${K8S_VERSIONS:-1.33.13 1.37.2}"
 schemas="$PWD/.bin/k8s-schemas"
 manifests="$(find deploy/kubernetes -name '*.yaml' | sort)"
 
-(cd tools && GOWORK=off go test -count=1 ./k8sschema)
+# The schema generator's tests, and the rules beyond the schemas
+# (tools/deploycheck: grace period covers preStop + drain, gRPC readiness,
+# metrics port and scrape annotations, hardening, Service/HPA/PDB wiring).
+(cd tools && GOWORK=off go test -count=1 ./k8sschema ./deploycheck)
 
 for v in $K8S_VERSIONS; do
 	dir="$(cd "$(mktemp -d)" && GOWORK=off GOFLAGS=-mod=mod go mod download -json "k8s.io/kubernetes@v$v" |

@@ -9,6 +9,8 @@ tool (
 	honnef.co/go/tools/cmd/staticcheck
 )
 
+require sigs.k8s.io/yaml v1.6.0
+
 require (
 	buf.build/gen/go/bufbuild/bufplugin/protocolbuffers/go v1.36.12-20261002170247-538130002972.2 // indirect
 	buf.build/gen/go/bufbuild/protodescriptor/protocolbuffers/go v1.36.12-20261012172039-ff528c23443f.2 // indirect
@@ -112,5 +114,4 @@ require (
 	k8s.io/utils v0.0.0-20260210185600-b8788abfbbc2 // indirect
 	mvdan.cc/xurls/v2 v2.6.0 // indirect
 	pluginrpc.com/pluginrpc v0.6.0 // indirect
-	sigs.k8s.io/yaml v1.6.0 // indirect
 )
