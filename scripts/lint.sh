@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # gofmt, go vet, staticcheck, buf lint and buf format, over both modules of
-# the workspace (the root and bench/, see go.work). Needs scripts/tools.sh
+# the workspace (the root and bench/, see go.work) and the tools/ module. Needs scripts/tools.sh
 # first.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -11,6 +11,8 @@ if [ -n "$unformatted" ]; then
 fi
 go vet ./... ./bench/...
 staticcheck ./... ./bench/...
+# The repository's own helpers in tools/ (a module outside the workspace).
+(cd tools && GOWORK=off go vet ./... && GOWORK=off staticcheck ./...)
 buf lint
 if ! buf format -d --exit-code; then
 	echo "proto/ is not buf-formatted: run 'buf format -w' (with .bin on PATH)"; exit 1
