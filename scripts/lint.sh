@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # gofmt, go vet, staticcheck, buf lint and buf format, over both modules of
-# the workspace (the root and bench/, see go.work) and the tools/ module. Needs scripts/tools.sh
-# first.
+# the workspace (the root and bench/, see go.work) and the tools/ module.
+# Needs scripts/tools.sh first.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PWD/.bin:$PATH"
