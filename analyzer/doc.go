@@ -22,8 +22,12 @@
 // text and never pass the start of a blocking segment; a result is appended
 // before any watermark that covers it. Errors name the problem, never the text.
 //
-// Dependencies: analyzer imports classifiers, extract and segmenter, and the
-// standard library. They point one way: segmenter (stdlib only) ←
-// classifiers ← analyzer ← server (the gRPC adapter, the only user of gen/) ←
-// cmd/raiserver. This package speaks plain Go types and never imports gen/.
+// Dependencies: analyzer imports classifiers (the Classifier interface and
+// its types), extract
+// and segmenter, and the standard library. They point one way:
+//
+//	segmenter, classifiers, extract ← analyzer ← server (the gRPC adapter,
+//	the only user of gen/) ← cmd/raiserver
+//
+// This package speaks plain Go types and never imports gen/.
 package analyzer
