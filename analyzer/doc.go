@@ -23,8 +23,8 @@
 // before any watermark that covers it. Errors name the problem, never the text.
 //
 // Dependencies: analyzer imports classifiers (the Classifier interface and
-// its types), extract
-// and segmenter, and the standard library. They point one way:
+// its types), extract and segmenter, and the standard library. They point
+// one way:
 //
 //	segmenter, classifiers, extract ← analyzer ← server (the gRPC adapter,
 //	the only user of gen/) ← cmd/raiserver
