@@ -1,11 +1,11 @@
 # Developer entry points. CI runs .ci/run, which uses the same scripts.
-.PHONY: run test lint generate gencheck tools fuzz bench quality ghz
+# `make` alone runs the tests.
+.DEFAULT_GOAL := test
+.PHONY: test lint doccheck tidy breaking generate gencheck k8s build buildcheck vulncheck tools fuzz bench quality ghz run ci
 
-run:
-	go run ./cmd/raiserver
-
+# Both modules of the workspace (go.work): the service and bench/.
 test:
-	go test -race ./...
+	go test -race ./... ./bench/...
 
 tools:
 	scripts/tools.sh
@@ -13,11 +13,34 @@ tools:
 lint: tools
 	scripts/lint.sh
 
+doccheck:
+	scripts/doccheck.sh
+
+# Fails if go.mod/go.sum of ., bench or tools would change under go mod tidy.
+tidy:
+	scripts/tidycheck.sh
+
+breaking: tools
+	scripts/breaking.sh
+
 generate: tools
 	PATH="$(CURDIR)/.bin:$$PATH" buf generate
 
 gencheck: tools
 	scripts/gencheck.sh
+
+k8s: tools
+	scripts/k8scheck.sh
+
+# The release binary, as the Dockerfile builds it: .bin/raiserver.
+build:
+	scripts/build.sh
+
+buildcheck:
+	scripts/buildcheck.sh
+
+vulncheck: tools
+	scripts/vulncheck.sh
 
 fuzz:
 	FUZZTIME=$${FUZZTIME:-500000x} scripts/fuzz.sh
@@ -30,3 +53,9 @@ quality:
 
 ghz:
 	bench/ghz.sh
+
+run:
+	go run ./cmd/raiserver
+
+ci:
+	bash .ci/run

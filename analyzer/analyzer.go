@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"time"
 
 	"github.com/openrai/raiserver/classifiers"
 	"github.com/openrai/raiserver/extract"
@@ -28,6 +29,8 @@ type Analyzer struct {
 	cfg config
 	// enabled lists the enabled categories in wire order.
 	enabled []classifiers.Category
+	// timed is set when segments are timed: a deadline or an observer is set.
+	timed bool
 }
 
 // New returns an Analyzer that classifies with cls. Options are validated once, here.
@@ -42,7 +45,7 @@ func New(cls classifiers.Classifier, opts ...Option) (*Analyzer, error) {
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
-	a := &Analyzer{cls: cls, cfg: cfg}
+	a := &Analyzer{cls: cls, cfg: cfg, timed: cfg.observer != nil || cfg.segmentDeadline > 0}
 	for c := range classifiers.NumCategories {
 		if cfg.categories[c].Enabled {
 			a.enabled = append(a.enabled, c)
@@ -83,7 +86,12 @@ type Event struct {
 	Start, End int
 	NoModel    bool
 	Blocking   bool
-	Categories [classifiers.NumCategories]CategoryResult
+	// DeadlineExceeded is set on a result whose classification overran the
+	// segment deadline (WithSegmentDeadline). Under FailClosed such a result
+	// is sent even when nothing was detected, and every enabled category is
+	// blocking.
+	DeadlineExceeded bool
+	Categories       [classifiers.NumCategories]CategoryResult
 }
 
 // item is the state of one text item of a stream.
@@ -250,12 +258,19 @@ func (s *Session) apply(dst []Event, p *extract.Piece) []Event {
 // advance cuts and analyzes every complete segment of it (every remaining
 // byte when atEOF) and then moves its watermark.
 func (s *Session) advance(dst []Event, it *item, atEOF bool) []Event {
+	// With a deadline or an observer, each segment is timed from the end of
+	// the previous one (one clock read per segment): the time covers cutting
+	// and classifying it.
+	var t time.Duration
+	if s.a.timed {
+		t = clock()
+	}
 	for it.segStart < len(it.text) {
 		n := it.seg.Next(it.text[it.segStart:], atEOF)
 		if n <= 0 {
 			break
 		}
-		dst = s.analyze(dst, it, it.segStart, it.segStart+n)
+		dst, t = s.analyze(dst, it, it.segStart, it.segStart+n, t)
 		it.segStart += n
 	}
 	limit := it.segStart
@@ -269,9 +284,18 @@ func (s *Session) advance(dst []Event, it *item, atEOF bool) []Event {
 	return dst
 }
 
+// epoch is the origin of clock.
+var epoch = time.Now()
+
+// clock reads the monotonic clock only (time.Now also reads the wall clock).
+func clock() time.Duration { return time.Since(epoch) }
+
 // analyze classifies segment [start, end) of it, with up to contextBytes of
-// the text before it, and appends a result if anything is detected.
-func (s *Session) analyze(dst []Event, it *item, start, end int) []Event {
+// the text before it, and appends a result if anything is detected (or, under
+// FailClosed, if the segment overran the deadline). When timed, t0 is the
+// clock reading the segment's time counts from; analyze returns the reading
+// after it.
+func (s *Session) analyze(dst []Event, it *item, start, end int, t0 time.Duration) ([]Event, time.Duration) {
 	from := start - s.a.cfg.contextBytes
 	if from < 0 {
 		from = 0
@@ -280,8 +304,25 @@ func (s *Session) analyze(dst []Event, it *item, start, end int) []Event {
 		from++
 	}
 	window := it.text[from:end]
+	cfg := &s.a.cfg
 	s.findings = s.a.cls.Classify(s.findings[:0], window)
 	var ev Event
+	var t1 time.Duration
+	if s.a.timed {
+		t1 = clock()
+		took := t1 - t0
+		ev.DeadlineExceeded = cfg.segmentDeadline > 0 && took > cfg.segmentDeadline
+		if cfg.observer != nil {
+			cfg.observer.SegmentAnalyzed(SegmentStats{Source: it.key.Source, Bytes: end - start, Took: took,
+				Late: ev.DeadlineExceeded, FailMode: cfg.failMode})
+		}
+		if ev.DeadlineExceeded {
+			s.log.Warn("segment analysis over deadline",
+				"source", it.key.Source, "message_id", it.key.MessageID, "content_index", it.key.ContentIndex,
+				"start", start, "end", end, "took", took, "deadline", cfg.segmentDeadline, "fail_mode", cfg.failMode.String())
+		}
+	}
+	failClosed := ev.DeadlineExceeded && cfg.failMode == FailClosed
 	found := false
 	for _, f := range s.findings {
 		// A finding belongs to the segment that holds its end; findings that
@@ -305,20 +346,20 @@ func (s *Session) analyze(dst []Event, it *item, start, end int) []Event {
 				"start", from+f.Start, "end", from+f.End)
 		}
 	}
-	if !found {
-		return dst
+	if !found && !failClosed {
+		return dst, t1
 	}
 	ev.Kind, ev.Key, ev.Start, ev.End = KindResult, it.key, start, end
 	for _, c := range s.a.enabled {
 		r := &ev.Categories[c]
 		r.Risk = RiskOf(r.Severity)
-		r.Blocking = r.Risk != RiskNone && r.Risk >= s.a.cfg.categories[c].BlockAt
+		r.Blocking = failClosed || r.Risk != RiskNone && r.Risk >= s.a.cfg.categories[c].BlockAt
 		ev.Blocking = ev.Blocking || r.Blocking
 	}
 	if ev.Blocking && !it.blocked {
 		it.blocked, it.blockAt = true, start
 	}
-	return append(dst, ev)
+	return append(dst, ev), t1
 }
 
 func runeStart(b byte) bool { return b&0xC0 != 0x80 }

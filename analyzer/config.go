@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"log/slog"
 	"strings"
+	"time"
 
 	"github.com/openrai/raiserver/classifiers"
+	"github.com/openrai/raiserver/extract"
 )
 
 // Risk is a risk level (SPEC §4). RiskNone is severity 0.
@@ -82,6 +84,9 @@ type config struct {
 	maxPayloadBytes    int
 	maxStreamTextBytes int
 	maxItems           int
+	segmentDeadline    time.Duration
+	failMode           FailMode
+	observer           Observer
 	logger             *slog.Logger
 }
 
@@ -115,6 +120,12 @@ func (c *config) validate() error {
 	}
 	if c.maxStreamTextBytes < c.maxSegmentBytes {
 		return fmt.Errorf("%w: max stream text bytes %d below the segment cap", ErrConfig, c.maxStreamTextBytes)
+	}
+	if c.segmentDeadline < 0 {
+		return fmt.Errorf("%w: segment deadline %v is negative", ErrConfig, c.segmentDeadline)
+	}
+	if c.failMode > FailOpen {
+		return fmt.Errorf("%w: fail mode %d", ErrConfig, c.failMode)
 	}
 	if c.maxItems < 1 {
 		return fmt.Errorf("%w: max items %d below 1", ErrConfig, c.maxItems)
@@ -170,3 +181,79 @@ func WithLogger(l *slog.Logger) Option {
 		}
 	}
 }
+
+// FailMode says how a segment whose classification overran the segment
+// deadline is reported.
+type FailMode uint8
+
+// Fail modes.
+const (
+	// FailClosed reports the segment blocking in every enabled category
+	// (isBlocking true; severity and isDetected stay what the classifier
+	// found), so the item's watermark stops before it. The default.
+	FailClosed FailMode = iota
+	// FailOpen reports the classifier's own result for the segment.
+	FailOpen
+)
+
+func (m FailMode) String() string {
+	switch m {
+	case FailClosed:
+		return "closed"
+	case FailOpen:
+		return "open"
+	}
+	return fmt.Sprintf("FailMode(%d)", uint8(m))
+}
+
+// ParseFailMode parses "closed" or "open" (any letter case, with or without
+// a "fail-" prefix).
+func ParseFailMode(s string) (FailMode, bool) {
+	s = strings.TrimPrefix(strings.ToLower(s), "fail-")
+	switch s {
+	case "closed":
+		return FailClosed, true
+	case "open":
+		return FailOpen, true
+	}
+	return 0, false
+}
+
+// WithSegmentDeadline sets the wall-time budget of one segment's
+// classification and what happens when it is overrun (default: no deadline).
+//
+// The classifier is synchronous CPU work with no cancellation point, bounded
+// by the segment cap plus the context bytes; it is not interrupted. The
+// deadline is checked when it returns, and a late segment is reported as
+// mode says (see FailMode), logged at warn level and counted by the
+// Observer. Wall time includes time the goroutine waited for a CPU, so an
+// overloaded server overruns the deadline sooner.
+func WithSegmentDeadline(d time.Duration, mode FailMode) Option {
+	return func(c *config) { c.segmentDeadline, c.failMode = d, mode }
+}
+
+// SegmentStats describes the classification of one segment, for metrics: no
+// text and no ids.
+type SegmentStats struct {
+	Source extract.Source
+	// Bytes is the segment's length; context bytes classified with it are not counted.
+	Bytes int
+	// Took is the wall time of cutting and classifying the segment, from the
+	// end of the previous segment's analysis (or from the start of the
+	// request's analysis of the item, for its first segment).
+	Took time.Duration
+	// Late is set when Took overran the segment deadline; FailMode is the
+	// deadline's fail mode.
+	Late     bool
+	FailMode FailMode
+}
+
+// Observer is told about every classified segment. SegmentAnalyzed is called
+// from every stream's Session at once: it must be safe for concurrent use and
+// quick (a counter and a histogram, not I/O).
+type Observer interface {
+	SegmentAnalyzed(SegmentStats)
+}
+
+// WithObserver sets the Observer (default none).
+func WithObserver(o Observer) Option { return func(c *config) { c.observer = o } }

@@ -2,6 +2,8 @@ package extract
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/tidwall/gjson"
 )
@@ -17,32 +19,48 @@ func (l loc) String() string { return fmt.Sprintf("%s[%d]%s", l.base, l.i, l.sub
 
 func rootPath() string { return "payload" }
 
-// missing reports a payload with none of the API's text containers, naming
-// the one its sourceType calls for.
-func (p *parser) missing(prompt, completion string) error {
-	name := prompt
-	if p.src == Completion {
-		name = completion
-	}
-	return fmt.Errorf("%w: %s: missing", ErrShape, name)
+// textKeys are the top-level keys that hold text in some API: the four
+// this package reads, and the Responses API's input, instructions and
+// output. A payload that has none of its own API's text containers carries
+// no text (a usage-only or obfuscation-only chunk, an error body, an
+// annotation chunk) unless it has one of these: then it was most likely
+// sent under the wrong apiName, and its text would escape analysis.
+var textKeys = []string{
+	"messages", "choices", "prompt", "suffix", "data", "image", "images",
+	"item", "delta", "text", "transcript", "arguments", "part", "response", "session",
+	"input", "instructions", "output", "content",
 }
 
-var chatRootNames = []string{"messages", "choices", "error", "prompt_filter_results", "prompt_annotations"}
+// foreign fails when root, a payload with none of own (its API's text
+// containers), has a text key of another API. The message names the key
+// (one of textKeys, never payload text).
+func foreign(root gjson.Result, own []string) error {
+	var err error
+	root.ForEach(func(k, _ gjson.Result) bool {
+		if slices.Contains(textKeys, k.Str) && !slices.Contains(own, k.Str) {
+			last := len(own) - 1
+			err = fmt.Errorf("%w: payload: no %s or %s, but %q, a text field of another API (wrong apiName?)",
+				ErrShape, strings.Join(own[:last], ", "), own[last], k.Str)
+		}
+		return err == nil
+	})
+	return err
+}
+
+var chatRootNames = []string{"messages", "choices"}
 
 // chat extracts a Chat Completions request (messages → PROMPT), response or
-// stream chunk (choices → COMPLETION). A payload with neither must be an
-// error body or an Azure annotation-only chunk, which carry no text.
+// stream chunk (choices → COMPLETION). A payload with neither carries no
+// text: a usage-only or obfuscation-only chunk, an error body, an Azure
+// annotation-only chunk (see foreign).
 func (p *parser) chat(root gjson.Result) error {
-	var v [5]gjson.Result
+	var v [2]gjson.Result
 	if err := read(root, chatRootNames, v[:], rootPath); err != nil {
 		return err
 	}
 	messages, choices := v[0], v[1]
 	if !messages.Exists() && !choices.Exists() {
-		if v[2].Exists() || v[3].Exists() || v[4].Exists() {
-			return nil
-		}
-		return p.missing("messages", "choices")
+		return foreign(root, chatRootNames)
 	}
 	if err := p.chatMessages(messages); err != nil {
 		return err

@@ -6,20 +6,18 @@ import (
 	"github.com/tidwall/gjson"
 )
 
-var completionRootNames = []string{"prompt", "suffix", "choices", "error", "prompt_filter_results", "prompt_annotations"}
+var completionRootNames = []string{"prompt", "suffix", "choices"}
 
 // completion extracts a legacy Completions request (prompt and suffix →
-// PROMPT "0") or response / stream chunk (choices[k].text → COMPLETION).
+// PROMPT "0") or response / stream chunk (choices[k].text → COMPLETION). A
+// payload with none of them carries no text (see foreign).
 func (p *parser) completion(root gjson.Result) error {
-	var v [6]gjson.Result
+	var v [3]gjson.Result
 	if err := read(root, completionRootNames, v[:], rootPath); err != nil {
 		return err
 	}
-	if !v[0].Exists() && !v[2].Exists() {
-		if v[1].Exists() || v[3].Exists() || v[4].Exists() || v[5].Exists() {
-			return nil
-		}
-		return p.missing("prompt", "choices")
+	if !v[0].Exists() && !v[1].Exists() && !v[2].Exists() {
+		return foreign(root, completionRootNames)
 	}
 	if err := p.prompt(v[0]); err != nil {
 		return err

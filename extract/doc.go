@@ -13,13 +13,15 @@
 // The payload decides what its text is: a chat request's messages are PROMPT
 // text and a chat response's choices are COMPLETION text whatever sourceType
 // the request claimed, and a Realtime event's type and item role decide its
-// source. sourceType only names the container that is missing when a payload
-// has none. Text is never dropped because of a wrong claim.
+// source. Text is never dropped because of a wrong claim.
 //
-// Parsing is tolerant (unknown fields and event types are ignored) and
-// bounded (nesting depth, Realtime map size). A payload that is not JSON
-// fails with ErrInvalidJSON; JSON that is not the API's shape fails with
-// ErrShape, and the message gives the JSON path, never the text.
+// Parsing is tolerant (unknown fields and event types are ignored; a valid
+// payload that carries no text, such as a stream chunk without choices,
+// yields nothing) and bounded (nesting depth, Realtime map size). A payload
+// that is not JSON fails with ErrInvalidJSON; JSON that is not the API's
+// shape (a field of the wrong type, a Realtime event without type, another
+// API's text field in a payload without this API's) fails with ErrShape, and
+// the message gives the JSON path, never the text.
 //
 // A Stream keeps per-stream state (the Realtime item→response map) and is not
 // safe for concurrent use: use one per gRPC stream.

@@ -210,9 +210,11 @@ func NewStream(opts ...Option) *Stream {
 }
 
 // Extract parses one request payload and appends its pieces to dst in payload
-// order. src is the request's sourceType; the payload itself decides each
-// piece's Source (see the package doc), src only names the container that a
-// payload without any is missing. On error it returns dst unchanged (its
+// order. src is the request's sourceType, checked to be Prompt or
+// Completion; the payload itself decides each piece's Source (see the
+// package doc). A payload that is the API's shape but carries no text (a
+// usage-only chunk, `choices: []`, an empty delta, an error body) yields no
+// pieces and no error. On error it returns dst unchanged (its
 // length; elements past it may have been written) plus an error wrapping
 // ErrInvalidJSON, ErrShape or ErrArgument, and the Stream's state is as before.
 func (s *Stream) Extract(dst []Piece, api API, src Source, payload []byte) ([]Piece, error) {
@@ -231,7 +233,7 @@ func (s *Stream) Extract(dst []Piece, api API, src Source, payload []byte) ([]Pi
 	if !root.IsObject() {
 		return dst, fmt.Errorf("%w: payload: want object, got %s", ErrShape, kind(root))
 	}
-	p := parser{s: s, dst: dst, src: src}
+	p := parser{s: s, dst: dst}
 	s.pending = s.pending[:0]
 	var err error
 	switch api {
@@ -371,7 +373,6 @@ func (s *Stream) promptID(itemID string) string {
 type parser struct {
 	s   *Stream
 	dst []Piece
-	src Source
 }
 
 func (p *parser) text(src Source, id string, ci int, text string, full bool) {

@@ -7,25 +7,27 @@ import (
 	"github.com/tidwall/gjson"
 )
 
-var imageRootNames = []string{"prompt", "image", "images", "data", "type", "error"}
+var imageRootNames = []string{"prompt", "image", "images", "data", "type"}
+
+// imageTextNames are the Imagegeneration fields that hold content (text or images).
+var imageTextNames = imageRootNames[:4]
 
 // image extracts an Imagegeneration request (prompt → PROMPT ("0", 0); input
 // images of an edit → NoModel ("0", IndexImage+k)), a response
 // (data[n].revised_prompt → COMPLETION ("0", n); the image itself → NoModel
 // ("0", IndexImage+n)) or a stream event (partial or final image → NoModel
 // ("0", IndexImage)). Generated images are COMPLETION whatever sourceType
-// says, so that a revised prompt never shares a key with the prompt.
+// says, so that a revised prompt never shares a key with the prompt. A
+// payload with no prompt, image or data carries none (see foreign).
 func (p *parser) image(root gjson.Result) error {
-	var v [6]gjson.Result
+	var v [5]gjson.Result
 	if err := read(root, imageRootNames, v[:], rootPath); err != nil {
 		return err
 	}
-	present := false
-	for _, f := range v {
-		present = present || f.Exists()
-	}
-	if !present {
-		return p.missing("prompt", "data")
+	if !v[0].Exists() && !v[1].Exists() && !v[2].Exists() && !v[3].Exists() {
+		if err := foreign(root, imageTextNames); err != nil {
+			return err
+		}
 	}
 	prompt, err := str(v[0], func() string { return "prompt" })
 	if err != nil {

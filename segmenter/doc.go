@@ -73,8 +73,8 @@
 //
 // # Dependencies
 //
-// segmenter imports the standard library only; the others depend on it, never
-// the reverse:
+// segmenter imports the standard library only (unicode/utf8). The analyzer
+// imports it, never the reverse:
 //
-//	segmenter (stdlib only) ← classifiers ← analyzer ← server ← cmd
+//	segmenter (stdlib only) ← analyzer ← server ← cmd/raiserver
 package segmenter

@@ -23,8 +23,14 @@ type bufServer struct {
 // startBufconn serves a on an in-memory listener until the test ends.
 func startBufconn(t *testing.T, a *analyzer.Analyzer) *bufServer {
 	t.Helper()
+	return startBufconnWith(t, a)
+}
+
+// startBufconnWith is startBufconn with server options.
+func startBufconnWith(t *testing.T, a *analyzer.Analyzer, opts ...Option) *bufServer {
+	t.Helper()
 	lis := bufconn.Listen(1 << 16)
-	srv := NewServer(a)
+	srv := NewServer(a, opts...)
 	go srv.Serve(lis)
 	conn, err := grpc.NewClient("passthrough:///bufnet",
 		grpc.WithContextDialer(func(ctx context.Context, _ string) (net.Conn, error) { return lis.DialContext(ctx) }),

@@ -7,6 +7,7 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/health"
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
+	"google.golang.org/grpc/keepalive"
 	"google.golang.org/grpc/reflection"
 
 	"github.com/openrai/raiserver/analyzer"
@@ -28,9 +29,34 @@ type Server struct {
 // error: an INVALID_ARGUMENT Completion naming the request, after everything
 // earlier. Only a message over the transport limit is refused by grpc-go
 // itself, which ends the stream with RESOURCE_EXHAUSTED and no Completion.
+//
+// The connection limits of Limits (streams per connection, keepalive,
+// connection age) are set on the grpc.Server here; options from
+// WithGRPCOptions come after them.
 func NewServer(a *analyzer.Analyzer, opts ...Option) *Server {
-	svc := New(a, opts...)
-	gs := grpc.NewServer(grpc.MaxRecvMsgSize(TransportLimit(a.MaxPayloadBytes())))
+	o := defaultOptions()
+	for _, f := range opts {
+		f(&o)
+	}
+	svc := newService(a, &o)
+	l := o.limits
+	gopts := []grpc.ServerOption{
+		grpc.MaxRecvMsgSize(TransportLimit(a.MaxPayloadBytes())),
+		grpc.KeepaliveEnforcementPolicy(keepalive.EnforcementPolicy{
+			MinTime:             l.KeepaliveMinTime,
+			PermitWithoutStream: l.KeepalivePermitWithoutStream,
+		}),
+		grpc.KeepaliveParams(keepalive.ServerParameters{
+			Time:                  l.KeepaliveTime,
+			Timeout:               l.KeepaliveTimeout,
+			MaxConnectionAge:      l.MaxConnectionAge,
+			MaxConnectionAgeGrace: l.MaxConnectionAgeGrace,
+		}),
+	}
+	if l.MaxStreamsPerConn > 0 {
+		gopts = append(gopts, grpc.MaxConcurrentStreams(l.MaxStreamsPerConn))
+	}
+	gs := grpc.NewServer(append(gopts, o.grpcOpts...)...)
 	svc.Register(gs)
 	hs := health.NewServer()
 	healthpb.RegisterHealthServer(gs, hs)

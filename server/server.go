@@ -32,7 +32,10 @@ type Service struct {
 	a      *analyzer.Analyzer
 	log    *slog.Logger
 	depth  int
+	limits Limits
+	obs    Observer
 	nextID atomic.Uint64
+	active atomic.Int64
 
 	// drain is closed when the drain deadline has passed: open streams then
 	// end with a SHUTDOWN Completion and status UNAVAILABLE.
@@ -41,92 +44,137 @@ type Service struct {
 	streams   sync.WaitGroup
 }
 
-// Option configures a Service.
-type Option func(*Service)
-
-// WithLogger sets the logger (default: discard). Log lines carry stream ids,
-// request indexes, counts and lengths, never analyzed text.
-func WithLogger(l *slog.Logger) Option {
-	return func(s *Service) {
-		if l != nil {
-			s.log = l
-		}
-	}
-}
-
-// WithQueueDepth sets how many event batches may wait between a stream's
-// receive and send loops (default 16).
-func WithQueueDepth(n int) Option {
-	return func(s *Service) {
-		if n > 0 {
-			s.depth = n
-		}
-	}
-}
-
 // New returns a Service that analyzes with a.
 func New(a *analyzer.Analyzer, opts ...Option) *Service {
-	s := &Service{a: a, log: slog.New(slog.DiscardHandler), depth: 16, drain: make(chan struct{})}
-	for _, o := range opts {
-		o(s)
+	o := defaultOptions()
+	for _, f := range opts {
+		f(&o)
 	}
-	return s
+	return newService(a, &o)
+}
+
+func newService(a *analyzer.Analyzer, o *options) *Service {
+	return &Service{a: a, log: o.log, depth: o.depth, limits: o.limits, obs: o.observer, drain: make(chan struct{})}
 }
 
 // Register registers the service on gs.
 func (s *Service) Register(gs *grpc.Server) { raiv1.RegisterAnalysisServiceServer(gs, s) }
 
 // Drain ends every open stream with a SHUTDOWN Completion and status
-// UNAVAILABLE. Call it when the drain deadline passes. It is idempotent.
+// UNAVAILABLE, after delivering what it has already analyzed. Call it when
+// the drain deadline passes. It is idempotent.
 func (s *Service) Drain() { s.drainOnce.Do(func() { close(s.drain) }) }
 
 // Wait blocks until every stream handler has returned.
 func (s *Service) Wait() { s.streams.Wait() }
+
+// ActiveStreams returns the number of streams open now.
+func (s *Service) ActiveStreams() int { return int(s.active.Load()) }
 
 // batch is what the receive loop hands to the send loop: events, or the end
 // of the stream with its reason.
 type batch struct {
 	events []*raiv1.AnalyzeResponse
 	end    *streamEnd
+	// recvAt is when the request that produced the batch (or the half-close)
+	// was received; set only when there is an Observer.
+	recvAt time.Time
 }
 
 type streamEnd struct {
 	reason raiv1.EndReason
 	desc   string
 	code   codes.Code
+	cause  string // an End* cause, for the Observer
+}
+
+// streamState is what a stream's two loops share.
+type streamState struct {
+	id     uint64
+	stream raiv1.AnalysisService_AnalyzeServer
+	start  time.Time
+	ch     chan batch
+
+	// busy is set while the receive loop holds a request it has read and not
+	// yet queued the events of (after io.EOF: until the end is queued).
+	// Clearing it also puts a token in waiting, for a send loop that waits
+	// for that request in endEarly. stopping tells the receive loop to take
+	// no further request.
+	busy     atomic.Bool
+	waiting  chan struct{}
+	stopping atomic.Bool
+	// lastRecv is when the last request was received, as time since start.
+	lastRecv atomic.Int64
+
+	// Send loop only.
+	sent  int    // events sent
+	cause string // how the stream ended, for the Observer
+}
+
+func (st *streamState) setIdle() {
+	st.busy.Store(false)
+	select {
+	case st.waiting <- struct{}{}:
+	default:
+	}
 }
 
 // Analyze implements the bidirectional stream.
 func (s *Service) Analyze(stream raiv1.AnalysisService_AnalyzeServer) error {
 	s.streams.Add(1)
 	defer s.streams.Done()
-	id := s.nextID.Add(1)
-	start := time.Now()
+	st := &streamState{
+		id:      s.nextID.Add(1),
+		stream:  stream,
+		start:   time.Now(),
+		ch:      make(chan batch, s.depth),
+		waiting: make(chan struct{}, 1),
+		cause:   EndCanceled,
+	}
+	if n := s.active.Add(1); s.limits.MaxStreams > 0 && n > int64(s.limits.MaxStreams) {
+		s.active.Add(-1)
+		return s.reject(st)
+	}
+	defer s.active.Add(-1)
+	if s.obs != nil {
+		s.obs.StreamStarted()
+		defer func() { s.obs.StreamEnded(st.cause) }()
+	}
 
 	ctx, cancel := context.WithCancel(stream.Context())
 	defer cancel()
-	ch := make(chan batch, s.depth)
-	go s.recvLoop(ctx, id, stream, ch)
+	go s.recvLoop(ctx, st)
 
-	var sent int
+	var idle <-chan time.Time
+	var idleTimer *time.Timer
+	if d := s.limits.IdleTimeout; d > 0 {
+		idleTimer = time.NewTimer(d)
+		defer idleTimer.Stop()
+		idle = idleTimer.C
+	}
 	for {
 		select {
-		case b := <-ch:
-			for _, ev := range b.events {
-				if err := stream.Send(ev); err != nil {
-					s.log.Info("stream send failed", "stream", id, "events_sent", sent, "err", err)
-					return err
-				}
-				sent++
-			}
-			if b.end != nil {
-				return s.complete(stream, id, start, sent, b.end)
+		case b := <-st.ch:
+			if done, err := s.deliver(st, b); done {
+				return err
 			}
 		case <-s.drain:
-			return s.complete(stream, id, start, sent, &streamEnd{
+			return s.endEarly(ctx, st, &streamEnd{
 				reason: raiv1.EndReason_END_REASON_SHUTDOWN,
 				desc:   "server shutting down: drain deadline passed before the stream ended",
 				code:   codes.Unavailable,
+				cause:  EndShutdown,
+			})
+		case <-idle:
+			if left := s.idleLeft(st); left > 0 {
+				idleTimer.Reset(left)
+				continue
+			}
+			return s.endEarly(ctx, st, &streamEnd{
+				reason: raiv1.EndReason_END_REASON_RESOURCE_EXHAUSTED,
+				desc:   fmt.Sprintf("stream idle timeout: no request for %v", s.limits.IdleTimeout),
+				code:   codes.ResourceExhausted,
+				cause:  EndIdleTimeout,
 			})
 		case <-ctx.Done():
 			return status.FromContextError(ctx.Err()).Err()
@@ -134,16 +182,104 @@ func (s *Service) Analyze(stream raiv1.AnalysisService_AnalyzeServer) error {
 	}
 }
 
+// reject ends a stream over Limits.MaxStreams before reading from it.
+func (s *Service) reject(st *streamState) error {
+	err := s.complete(st, &streamEnd{
+		reason: raiv1.EndReason_END_REASON_RESOURCE_EXHAUSTED,
+		desc: fmt.Sprintf("server at its limit of %d concurrent streams: retry later or on another replica",
+			s.limits.MaxStreams),
+		code:  codes.ResourceExhausted,
+		cause: EndRejected,
+	})
+	if s.obs != nil {
+		s.obs.StreamRejected()
+	}
+	return err
+}
+
+// idleLeft returns how much longer the stream may stay idle: the idle
+// timeout counts from the last request received, and not while the receive
+// loop is analyzing one.
+func (s *Service) idleLeft(st *streamState) time.Duration {
+	if st.busy.Load() {
+		return s.limits.IdleTimeout
+	}
+	since := time.Since(st.start) - time.Duration(st.lastRecv.Load())
+	return s.limits.IdleTimeout - since
+}
+
+// deliver sends the events of b and, if b ends the stream, its Completion.
+// done reports that the stream is over and the handler returns err.
+func (s *Service) deliver(st *streamState, b batch) (done bool, err error) {
+	for _, ev := range b.events {
+		if err := st.stream.Send(ev); err != nil {
+			s.log.Info("stream send failed", "stream", st.id, "events_sent", st.sent, "err", err)
+			st.cause = EndSendFailed
+			return true, err
+		}
+		st.sent++
+		if s.obs != nil {
+			observeSent(s.obs, ev, b.recvAt)
+		}
+	}
+	if b.end != nil {
+		return true, s.complete(st, b.end)
+	}
+	return false, nil
+}
+
+// endEarly ends a stream that has not ended by itself (the drain deadline
+// passed, or the idle timeout) without losing anything the receive loop
+// already has: it delivers every queued batch and waits for the request the
+// receive loop is analyzing, if any, then sends forced as the one
+// Completion. An end the receive loop has already decided (END_OF_STREAM
+// after the client half-closed, or an error) is delivered instead of forced.
+// Requests read after this point are not analyzed.
+func (s *Service) endEarly(ctx context.Context, st *streamState, forced *streamEnd) error {
+	st.stopping.Store(true)
+	for {
+		// busy is read before ch: the receive loop queues a batch before it
+		// clears busy, so a batch made before busy was seen clear is in ch.
+		idle := !st.busy.Load()
+		select {
+		case b := <-st.ch:
+			if done, err := s.deliver(st, b); done {
+				return err
+			}
+			continue
+		default:
+		}
+		if idle {
+			return s.complete(st, forced)
+		}
+		select {
+		case b := <-st.ch:
+			if done, err := s.deliver(st, b); done {
+				return err
+			}
+		case <-st.waiting:
+		case <-ctx.Done():
+			return status.FromContextError(ctx.Err()).Err()
+		}
+	}
+}
+
 // complete sends the one Completion of the stream and returns its status.
-func (s *Service) complete(stream raiv1.AnalysisService_AnalyzeServer, id uint64, start time.Time, sent int, end *streamEnd) error {
+func (s *Service) complete(st *streamState, end *streamEnd) error {
 	c := &raiv1.Completion{EndReason: end.reason, ErrorDescription: &end.desc}
-	err := stream.Send(&raiv1.AnalyzeResponse{Event: &raiv1.AnalyzeResponse_Completion{Completion: c}})
+	err := st.stream.Send(&raiv1.AnalyzeResponse{Event: &raiv1.AnalyzeResponse_Completion{Completion: c}})
+	st.cause = end.cause
+	if err != nil {
+		st.cause = EndSendFailed
+	} else if s.obs != nil {
+		s.obs.CompletionSent()
+	}
 	level := slog.LevelInfo
 	if end.code != codes.OK {
 		level = slog.LevelWarn
 	}
-	s.log.Log(stream.Context(), level, "stream end", "stream", id, "reason", end.reason.String(),
-		"code", end.code.String(), "events_sent", sent+1, "duration", time.Since(start))
+	s.log.Log(st.stream.Context(), level, "stream end", "stream", st.id, "reason", end.reason.String(),
+		"code", end.code.String(), "events_sent", st.sent+1, "duration", time.Since(st.start))
 	if err != nil {
 		return err
 	}
@@ -155,13 +291,15 @@ func (s *Service) complete(stream raiv1.AnalysisService_AnalyzeServer, id uint64
 
 // recvLoop reads and analyzes requests until the client half-closes, a
 // request is bad, or ctx ends. It always ends by sending a batch with end set,
-// unless ctx ended first.
-func (s *Service) recvLoop(ctx context.Context, id uint64, stream raiv1.AnalysisService_AnalyzeServer, ch chan<- batch) {
+// unless ctx ended first or the send loop stopped taking requests.
+func (s *Service) recvLoop(ctx context.Context, st *streamState) {
+	defer st.setIdle() // runs last, after any end batch is queued
+	id, stream := st.id, st.stream
 	sess := s.a.NewSession()
 	var evs []analyzer.Event
 	put := func(b batch) bool {
 		select {
-		case ch <- b:
+		case st.ch <- b:
 			return true
 		case <-ctx.Done():
 			return false
@@ -176,15 +314,28 @@ func (s *Service) recvLoop(ctx context.Context, id uint64, stream raiv1.Analysis
 				reason: raiv1.EndReason_END_REASON_INTERNAL_ERROR,
 				desc:   fmt.Sprintf("request %d: internal error", index),
 				code:   codes.Internal,
+				cause:  EndInternalError,
 			}})
 		}
 	}()
 	for ; ; index++ {
+		st.setIdle()
 		req, err := stream.Recv()
+		st.busy.Store(true)
+		st.lastRecv.Store(int64(time.Since(st.start)))
+		if st.stopping.Load() {
+			// The stream is being ended early; this request came too late.
+			return
+		}
+		var recvAt time.Time
+		if s.obs != nil {
+			recvAt = time.Now()
+		}
 		if err != nil {
 			if errors.Is(err, io.EOF) {
 				evs = sess.Finish(evs[:0])
-				put(batch{events: toProto(s.a, evs), end: &streamEnd{reason: raiv1.EndReason_END_REASON_END_OF_STREAM, code: codes.OK}})
+				put(batch{events: toProto(s.a, evs), recvAt: recvAt,
+					end: &streamEnd{reason: raiv1.EndReason_END_REASON_END_OF_STREAM, code: codes.OK, cause: EndOfStream}})
 				return
 			}
 			// The client went away or cancelled, or the transport refused a
@@ -198,10 +349,10 @@ func (s *Service) recvLoop(ctx context.Context, id uint64, stream raiv1.Analysis
 			end := errorEnd(index, err)
 			s.log.Warn("bad request", "stream", id, "request", index, "payload_bytes", len(req.GetPayload()), "err", end.desc)
 			evs = sess.Finish(evs[:0])
-			put(batch{events: toProto(s.a, evs), end: end})
+			put(batch{events: toProto(s.a, evs), end: end, recvAt: recvAt})
 			return
 		}
-		if len(evs) > 0 && !put(batch{events: toProto(s.a, evs)}) {
+		if len(evs) > 0 && !put(batch{events: toProto(s.a, evs), recvAt: recvAt}) {
 			return
 		}
 	}
@@ -214,14 +365,15 @@ func errorEnd(index int, err error) *streamEnd {
 		reason: raiv1.EndReason_END_REASON_INVALID_ARGUMENT,
 		desc:   fmt.Sprintf("request %d: %v", index, err),
 		code:   codes.InvalidArgument,
+		cause:  EndInvalidArgument,
 	}
 	switch {
 	case errors.Is(err, analyzer.ErrLimit):
-		end.reason, end.code = raiv1.EndReason_END_REASON_RESOURCE_EXHAUSTED, codes.ResourceExhausted
+		end.reason, end.code, end.cause = raiv1.EndReason_END_REASON_RESOURCE_EXHAUSTED, codes.ResourceExhausted, EndResourceExhausted
 	case errors.Is(err, analyzer.ErrUnknownAPI), errors.Is(err, analyzer.ErrUnknownSource),
 		errors.Is(err, analyzer.ErrTooLarge), errors.Is(err, extract.ErrInvalidJSON), errors.Is(err, extract.ErrShape):
 	default:
-		end.reason, end.code = raiv1.EndReason_END_REASON_INTERNAL_ERROR, codes.Internal
+		end.reason, end.code, end.cause = raiv1.EndReason_END_REASON_INTERNAL_ERROR, codes.Internal, EndInternalError
 	}
 	return end
 }

@@ -3,8 +3,11 @@ package tests
 import (
 	"context"
 	"errors"
+	"flag"
+	"fmt"
 	"io"
 	"net"
+	"os"
 	"sync"
 	"testing"
 	"time"
@@ -23,7 +26,11 @@ import (
 )
 
 func TestMain(m *testing.M) {
-	goleak.VerifyTestMain(m)
+	flag.Parse()
+	goleak.VerifyTestMain(m, goleak.Cleanup(func(code int) {
+		removeBinary()
+		os.Exit(code)
+	}))
 }
 
 var (
@@ -175,6 +182,16 @@ type itemKey struct {
 // watermarks by the text length of each item.
 func (tr transcript) checkInvariants(t *testing.T, received map[itemKey]int) {
 	t.Helper()
+	for _, e := range tr.invariantErrors(received) {
+		t.Error(e)
+	}
+}
+
+// invariantErrors is checkInvariants for any goroutine: it returns the
+// violations instead of reporting them.
+func (tr transcript) invariantErrors(received map[itemKey]int) []string {
+	var errs []string
+	errorf := func(format string, args ...any) { errs = append(errs, fmt.Sprintf(format, args...)) }
 	wm := map[itemKey]uint32{}
 	blockAt := map[itemKey]uint32{}
 	for i, ev := range tr.events {
@@ -183,14 +200,14 @@ func (tr transcript) checkInvariants(t *testing.T, received map[itemKey]int) {
 			w := ev.GetWatermark()
 			k := itemKey{w.GetSourceType(), w.GetMessageId(), w.GetContentIndex()}
 			if prev, ok := wm[k]; ok && w.GetOffset() <= prev {
-				t.Errorf("event %d: watermark %v went from %d to %d", i, k, prev, w.GetOffset())
+				errorf("event %d: watermark %v went from %d to %d", i, k, prev, w.GetOffset())
 			}
 			if b, ok := blockAt[k]; ok && w.GetOffset() > b {
-				t.Errorf("event %d: watermark %v at %d passes blocking segment at %d", i, k, w.GetOffset(), b)
+				errorf("event %d: watermark %v at %d passes blocking segment at %d", i, k, w.GetOffset(), b)
 			}
 			if received != nil {
 				if n, ok := received[k]; !ok || int(w.GetOffset()) > n {
-					t.Errorf("event %d: watermark %v at %d passes received text %d", i, k, w.GetOffset(), n)
+					errorf("event %d: watermark %v at %d passes received text %d", i, k, w.GetOffset(), n)
 				}
 			}
 			wm[k] = w.GetOffset()
@@ -199,10 +216,10 @@ func (tr transcript) checkInvariants(t *testing.T, received map[itemKey]int) {
 			o := r.GetOffset()
 			k := itemKey{o.GetSourceType(), o.GetMessageId(), o.GetContentIndex()}
 			if o.GetStartOffset() > o.GetEndOffset() {
-				t.Errorf("event %d: result range [%d,%d)", i, o.GetStartOffset(), o.GetEndOffset())
+				errorf("event %d: result range [%d,%d)", i, o.GetStartOffset(), o.GetEndOffset())
 			}
 			if w, ok := wm[k]; ok && o.GetEndOffset() > o.GetStartOffset() && w > o.GetStartOffset() {
-				t.Errorf("event %d: result [%d,%d) of %v after watermark %d covered it", i, o.GetStartOffset(), o.GetEndOffset(), k, w)
+				errorf("event %d: result [%d,%d) of %v after watermark %d covered it", i, o.GetStartOffset(), o.GetEndOffset(), k, w)
 			}
 			for _, tr := range r.GetHarmCategoryTaskResults() {
 				if tr.GetIsBlocking() {
@@ -211,8 +228,13 @@ func (tr transcript) checkInvariants(t *testing.T, received map[itemKey]int) {
 					}
 				}
 			}
+		case ev.GetCompletion() != nil:
+			if i != len(tr.events)-1 {
+				errorf("event %d: Completion before the last event", i)
+			}
 		}
 	}
+	return errs
 }
 
 // jsonLines renders a transcript as protojson lines, for golden files.

@@ -12,4 +12,8 @@
 // BenchmarkHostChain is a control that needs neither memory nor more than
 // one port of the core: when the stack's numbers swing and it does not,
 // the host's shared core, not the code, moved.
+//
+// Dependencies (test code only, in the bench module, bench/go.mod):
+// segmenter, analyzer, classifiers, classifiers/ensemble, classifiers/lexicon
+// and classifiers/linear, and github.com/TwiN/go-away as the yardstick.
 package classify

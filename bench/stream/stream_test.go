@@ -1,8 +1,3 @@
-// Package stream benchmarks whole streams through the real gRPC service over
-// an in-memory connection (bufconn), with the default classifier stack:
-// payload decoding, extraction, segmentation, classification and event
-// encoding, without the kernel's network stack. bench/ghz.sh measures the
-// same over loopback TCP from a separate process.
 package stream
 
 import (

@@ -3,6 +3,8 @@
 // It listens for gRPC on --listen (env RAI_LISTEN, default :50051), serves
 // rai.v1.AnalysisService, gRPC server reflection and grpc.health.v1, and runs
 // on embedded defaults: no configuration file and no network are needed.
+// With --metrics-listen it also serves Prometheus metrics and /healthz over
+// HTTP; with the standard OTEL_* variables it traces streams over OTLP.
 // See docs/configuration.md and docs/operations.md.
 package main
 
@@ -14,13 +16,16 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"net/http"
 	"os"
 	"os/signal"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 
 	"github.com/openrai/raiserver/analyzer"
+	"github.com/openrai/raiserver/metrics"
 	"github.com/openrai/raiserver/server"
 )
 
@@ -35,15 +40,25 @@ func main() {
 	}
 }
 
+// listening holds the bound addresses; Metrics is empty when metrics are off.
+type listening struct {
+	GRPC, Metrics string
+}
+
 // run starts the server and blocks until a signal (SIGINT, SIGTERM) or ctx
-// ends it. ready, if not nil, receives the bound address once serving.
-func run(ctx context.Context, args []string, getenv func(string) string, stderr io.Writer, ready chan<- string) error {
+// ends it. ready, if not nil, receives the bound addresses once serving.
+func run(ctx context.Context, args []string, getenv func(string) string, stderr io.Writer, ready chan<- listening) error {
 	fs := flag.NewFlagSet("raiserver", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	listen := fs.String("listen", "", "gRPC listen address HOST:PORT (env RAI_LISTEN; default "+defaultListen+")")
 	configPath := fs.String("config", "", "optional JSON configuration file (env RAI_CONFIG)")
 	logLevel := fs.String("log-level", "", "log level: debug, info, warn, error (env RAI_LOG_LEVEL; default info)")
 	drain := fs.Duration("drain-timeout", 0, "how long open streams may run after SIGTERM (env RAI_DRAIN_TIMEOUT; default 20s)")
+	s := defaultSettings()
+	table := s.table()
+	for _, st := range table {
+		fs.String(st.flag, "", st.usage+" (env "+st.env+")")
+	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return errUsage
@@ -56,7 +71,6 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 	}
 
 	// Precedence: flags > environment > file > embedded defaults.
-	s := settings{listen: defaultListen, logLevel: "info", drainTimeout: 20 * time.Second}
 	path := firstNonEmpty(*configPath, getenv("RAI_CONFIG"))
 	if path != "" {
 		fc, err := loadFile(path)
@@ -78,6 +92,24 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 		}
 		s.drainTimeout = d
 	}
+	setFlags := map[string]string{}
+	fs.Visit(func(f *flag.Flag) { setFlags[f.Name] = f.Value.String() })
+	for _, st := range table {
+		v, ok := setFlags[st.flag]
+		name := "--" + st.flag
+		if !ok {
+			v, name = getenv(st.env), st.env
+		}
+		if v == "" && !ok {
+			continue
+		}
+		if err := st.set(v); err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+	}
+	if err := s.limits.Validate(); err != nil {
+		return err
+	}
 	var level slog.Level
 	if err := level.UnmarshalText([]byte(s.logLevel)); err != nil {
 		return fmt.Errorf("log level %q: want debug, info, warn or error", s.logLevel)
@@ -88,7 +120,29 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 	if err != nil {
 		return err
 	}
-	a, err := analyzer.New(cls, append(s.opts, analyzer.WithLogger(log))...)
+	aopts := append(s.opts, analyzer.WithLogger(log), analyzer.WithSegmentDeadline(s.deadline, s.failMode))
+	sopts := []server.Option{server.WithLogger(log), server.WithLimits(s.limits)}
+	var m *metrics.Metrics
+	if s.metricsListen != "" {
+		m = metrics.New(server.EndCauses)
+		aopts = append(aopts, analyzer.WithObserver(m))
+		sopts = append(sopts, server.WithObserver(m), server.WithGRPCOptions(m.GRPCOptions()...))
+	}
+	traceOpt, stopTracing, err := setupTracing(ctx, getenv)
+	if err != nil {
+		return err
+	}
+	if traceOpt != nil {
+		sopts = append(sopts, server.WithGRPCOptions(traceOpt))
+		defer func() {
+			sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
+			if err := stopTracing(sctx); err != nil {
+				log.Warn("tracing shutdown", "err", err)
+			}
+		}()
+	}
+	a, err := analyzer.New(cls, aopts...)
 	if err != nil {
 		return err
 	}
@@ -97,15 +151,37 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 	if err != nil {
 		return err
 	}
-	srv := server.NewServer(a, server.WithLogger(log))
+	srv := server.NewServer(a, sopts...)
+	addrs := listening{GRPC: lis.Addr().String()}
+	var serving atomic.Bool
+	serving.Store(true)
+	if m != nil {
+		m.InitGRPC(srv.GRPC)
+		mlis, err := net.Listen("tcp", s.metricsListen)
+		if err != nil {
+			lis.Close()
+			return fmt.Errorf("metrics listen: %w", err)
+		}
+		addrs.Metrics = mlis.Addr().String()
+		hs := &http.Server{Handler: m.Handler(serving.Load), ReadHeaderTimeout: 5 * time.Second}
+		go hs.Serve(mlis)
+		// Metrics stay up through the drain; they stop after the gRPC server.
+		defer func() {
+			sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
+			hs.Shutdown(sctx)
+		}()
+	}
 
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(lis) }()
-	log.Info("serving", "addr", lis.Addr().String(), "categories", len(a.Enabled()), "drain_timeout", s.drainTimeout)
+	log.Info("serving", "addr", addrs.GRPC, "metrics_addr", addrs.Metrics, "tracing", traceOpt != nil,
+		"categories", len(a.Enabled()), "drain_timeout", s.drainTimeout,
+		"max_streams", s.limits.MaxStreams, "segment_deadline", s.deadline, "fail_mode", s.failMode.String())
 	if ready != nil {
-		ready <- lis.Addr().String()
+		ready <- addrs
 	}
 
 	select {
@@ -113,6 +189,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 		return err
 	case <-ctx.Done():
 	}
+	serving.Store(false)
 	log.Info("shutting down", "drain_timeout", s.drainTimeout)
 	srv.Shutdown(s.drainTimeout)
 	log.Info("stopped")

@@ -9,6 +9,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/openrai/raiserver/analyzer"
+	"github.com/openrai/raiserver/server"
 )
 
 func writeFile(t *testing.T, name, content string) string {
@@ -70,13 +73,14 @@ func TestRunPrecedenceAndValidation(t *testing.T) {
 	env := map[string]string{"RAI_CONFIG": cfg, "RAI_LISTEN": "127.0.0.1:2"}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	ready := make(chan string, 1)
+	ready := make(chan listening, 1)
 	done := make(chan error, 1)
 	go func() {
 		done <- run(ctx, []string{"--listen", "127.0.0.1:0", "--drain-timeout", "1s"}, func(k string) string { return env[k] }, io.Discard, ready)
 	}()
 	select {
-	case addr := <-ready:
+	case la := <-ready:
+		addr := la.GRPC
 		if !strings.HasPrefix(addr, "127.0.0.1:") || addr == "127.0.0.1:1" || addr == "127.0.0.1:2" {
 			t.Errorf("listening on %s", addr)
 		}
@@ -141,5 +145,65 @@ func TestCustomBlocklist(t *testing.T) {
 	_, err = buildClassifier([]string{bad})
 	if err == nil || strings.Contains(err.Error(), "qzxv") || !strings.Contains(err.Error(), "2") {
 		t.Errorf("bad blocklist: err = %v, want one naming line 2 and not the term", err)
+	}
+}
+
+// TestLimitSettings checks the limit, deadline and metrics settings through
+// every layer: file < environment < flag, and an error naming the setting
+// for a bad value in each layer.
+func TestLimitSettings(t *testing.T) {
+	cfg := writeFile(t, "c.json", `{"maxStreams": 10, "maxStreamsPerConn": 5, "idleTimeout": "1m",
+		"keepaliveMinTime": "3s", "keepalivePermitWithoutStream": false, "keepaliveTime": "2m",
+		"keepaliveTimeout": "7s", "maxConnectionAge": "1h", "maxConnectionAgeGrace": "4m",
+		"segmentDeadline": "250ms", "failMode": "open", "metricsListen": "127.0.0.1:9"}`)
+	fc, err := loadFile(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := defaultSettings()
+	if err := fc.apply(&s); err != nil {
+		t.Fatal(err)
+	}
+	l := s.limits
+	if l.MaxStreams != 10 || l.MaxStreamsPerConn != 5 || l.IdleTimeout != time.Minute || l.KeepaliveMinTime != 3*time.Second ||
+		l.KeepalivePermitWithoutStream || l.KeepaliveTime != 2*time.Minute || l.KeepaliveTimeout != 7*time.Second ||
+		l.MaxConnectionAge != time.Hour || l.MaxConnectionAgeGrace != 4*time.Minute ||
+		s.deadline != 250*time.Millisecond || s.failMode != analyzer.FailOpen || s.metricsListen != "127.0.0.1:9" {
+		t.Errorf("file settings not applied: %+v", s)
+	}
+
+	d := defaultSettings()
+	if d.limits != server.DefaultLimits() || d.deadline != 2*time.Second || d.failMode != analyzer.FailClosed || d.metricsListen != "" {
+		t.Errorf("defaults %+v", d)
+	}
+
+	// The environment wins over the file, a flag over the environment; the
+	// server starts with them (max streams 0 = no limit is valid).
+	env := map[string]string{"RAI_CONFIG": cfg, "RAI_MAX_STREAMS": "0", "RAI_FAIL_MODE": "closed", "RAI_METRICS_LISTEN": "127.0.0.1:0"}
+	la := startRun(t, []string{"--idle-timeout", "0", "--metrics-listen", "127.0.0.1:0"}, env)
+	if la.Metrics == "" || la.Metrics == "127.0.0.1:9" {
+		t.Errorf("metrics address %q", la.Metrics)
+	}
+
+	bad := []struct {
+		name string
+		args []string
+		env  map[string]string
+		want string
+	}{
+		{"flag duration", []string{"--idle-timeout", "soon"}, nil, "--idle-timeout"},
+		{"flag negative", []string{"--segment-deadline", "-1s"}, nil, "--segment-deadline"},
+		{"env int", nil, map[string]string{"RAI_MAX_STREAMS": "-3"}, "RAI_MAX_STREAMS"},
+		{"env bool", nil, map[string]string{"RAI_KEEPALIVE_PERMIT_WITHOUT_STREAM": "maybe"}, "RAI_KEEPALIVE_PERMIT_WITHOUT_STREAM"},
+		{"env fail mode", nil, map[string]string{"RAI_FAIL_MODE": "ajar"}, "RAI_FAIL_MODE"},
+		{"file duration", []string{"--config", writeFile(t, "d.json", `{"maxConnectionAge": "old"}`)}, nil, "maxConnectionAge"},
+		{"file fail mode", []string{"--config", writeFile(t, "f.json", `{"failMode": "sometimes"}`)}, nil, "failMode"},
+		{"metrics address", []string{"--metrics-listen", "not an address"}, nil, "metrics listen"},
+	}
+	for _, tt := range bad {
+		err := run(context.Background(), append(tt.args, "--listen", "127.0.0.1:0"), func(k string) string { return tt.env[k] }, io.Discard, nil)
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: err = %v, want it to name %s", tt.name, err, tt.want)
+		}
 	}
 }
