@@ -403,7 +403,7 @@ func (r *result) print(w io.Writer) {
 	}
 	fmt.Fprintln(w, "probes:")
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "probe\ttarget\tdev\ttrain\tall\t")
+	fmt.Fprintln(tw, "probe\ttarget\teval\ttrained\tall\t")
 	for _, p := range r.probes {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t\n", p.name, p.target, p.value[splitDev], p.value[splitTrain], p.value[splitAll])
 	}

@@ -229,8 +229,8 @@ func spanEnd(sp uint64) int   { return int(uint32(sp)) }
 // order, each as start<<32 | end with the flags digitSpan and longSpan,
 // and returns dst. s is shorter than 1 GiB. Each 64-byte block gives the
 // bitmaps of the first and the last bytes of its words; their set bits,
-// taken in turn, pair up. The full blocks go to wordsFull (assembly on
-// amd64), the last short one to wordState.block.
+// taken in turn, pair up. The full blocks go to wordsFull, the last short
+// one to wordState.block.
 func appendWords(dst []uint64, s []byte) []uint64 {
 	n := len(s)
 	base := len(dst)
@@ -248,8 +248,7 @@ func appendWords(dst []uint64, s []byte) []uint64 {
 	return dst[:base+k]
 }
 
-// wordState is what appendWords carries from one block to the next (the
-// assembly reads and writes it by these offsets).
+// wordState is what appendWords carries from one block to the next.
 type wordState struct {
 	pending   int64  // the start of a word that goes on past the block, or -1
 	pendDigit uint64 // its digits so far (nonzero: it holds one)

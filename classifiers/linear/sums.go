@@ -2,8 +2,8 @@ package linear
 
 import "encoding/binary"
 
-// The two inner loops of plainSums, in Go here and in assembly on amd64
-// (sums_amd64.s; TestSumsLoops holds the two to each other). Both add
+// The two inner loops of plainSums (TestPlainSumsMatchAppendPlain holds
+// plainSums to the listed features). Both add
 // packed 16-bit lanes of biased weights (category c in bits 16c..16c+15)
 // into two accumulators of 32-bit lanes: a holds categories 0 and 2, b
 // categories 1 and 3 (see flush32), so no lane carries before 2^32 / (9 ×

@@ -6,72 +6,8 @@ import (
 	"testing"
 )
 
-// TestSumsLoops holds memoSums and bigramSums (assembly on amd64) to their
-// Go definitions, memoSumsGo and bigramSumsGo, on random texts whose words
-// are partly in the memo: hits in either entry of a set, misses, colliding
-// keys, words with a digit or longer than eight bytes, and short words at
-// the very end of the text; both must leave the memo in the same state.
-func TestSumsLoops(t *testing.T) {
-	m, err := Default()
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := rand.New(rand.NewPCG(41, 42))
-	p := new(plainScratch)
-	for round := range 3000 {
-		var s []byte
-		for range r.IntN(80) {
-			w := make([]byte, 1+r.IntN(12))
-			for i := range w {
-				w[i] = "etaoinshrdlu9"[r.IntN(13)]
-			}
-			s = append(s, w...)
-			s = append(s, " .,\n"[r.IntN(4)])
-		}
-		if r.IntN(2) == 0 && len(s) > 0 {
-			s = s[:len(s)-1] // end on a word
-		}
-		spans := appendWords(nil, s)
-		// Memoize some of the words in either entry of their set, and
-		// put a wrong key in a few.
-		for _, sp := range spans {
-			a, e := spanStart(sp), spanEnd(sp)
-			if sp&(digitSpan|longSpan) != 0 || r.IntN(3) == 0 {
-				continue
-			}
-			x := packWord(s, a, e)
-			en := &p.words.set(x)[r.IntN(2)]
-			if !m.fill(p, en, x, s, a, e) {
-				*en = wordEntry{}
-			}
-			if r.IntN(10) == 0 {
-				en.key ^= 1
-			}
-		}
-		hs1, hs2 := make([]uint64, len(spans)), make([]uint64, len(spans))
-		sl1, sl2 := make([]int32, len(spans)), make([]int32, len(spans))
-		words := p.words // memoSumsGo's copy: both move hits to the front
-		a1, b1, c1, n1 := memoSums(&p.words, s, spans, hs1, sl1)
-		a2, b2, c2, n2 := memoSumsGo(&words, s, spans, hs2, sl2)
-		if a1 != a2 || b1 != b2 || c1 != c2 || n1 != n2 || !slices.Equal(sl1[:n1], sl2[:n2]) || !slices.Equal(hs1, hs2) {
-			t.Fatalf("round %d (%d words): memoSums %x %x %d %d, memoSumsGo %x %x %d %d (or other hashes or slow words)", round, len(spans), a1, b1, c1, n1, a2, b2, c2, n2)
-		}
-		if words != p.words {
-			t.Fatalf("round %d: memoSums and memoSumsGo leave the memo in different states", round)
-		}
-		for i := range hs1 {
-			hs1[i] = r.Uint64()
-		}
-		if a1, b1 := bigramSums(m.lanes, hs1); true {
-			if a2, b2 := bigramSumsGo(m.lanes, hs1); a1 != a2 || b1 != b2 {
-				t.Fatalf("round %d: bigramSums %x %x, bigramSumsGo %x %x", round, a1, b1, a2, b2)
-			}
-		}
-	}
-}
-
-// TestAppendWords holds appendWords (the full blocks in assembly on amd64)
-// and wordsFullGo to a byte-by-byte definition of the word list, on texts
+// TestAppendWords holds appendWords (full blocks through wordsFull) and
+// wordsFullGo to a byte-by-byte definition of the word list, on texts
 // of every length around the 64-byte blocks with words that span blocks,
 // digits (or none in the whole text) and bytes >= 0x80.
 func TestAppendWords(t *testing.T) {

@@ -63,7 +63,7 @@ func mustVecModel(t testing.TB) *linear.Model {
 }
 
 // TestVectorPathsAgree is the differential test of the vector term: Scores
-// and ScoresNormalized, fast path or not (and the assembly or the purego
+// and ScoresNormalized, fast path or not (and the purego
 // build), give exactly the probabilities of the ordinary path
 // (LogitsNormalized of the NormV1 text).
 func TestVectorPathsAgree(t *testing.T) {

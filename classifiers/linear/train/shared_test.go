@@ -168,8 +168,8 @@ func TestBestMedium(t *testing.T) {
 		posB = append(posB, 0.45+float64(i)/100) // 0.45 … 0.94
 		negB = append(negB, 0.05+float64(i)/100) // 0.05 … 0.54
 	}
-	for i := range 100 {
-		if i == 0 {
+	for i := range 200 {
+		if i < 2 {
 			benign = append(benign, 0.7)
 		} else {
 			benign = append(benign, 0.1)

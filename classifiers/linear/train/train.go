@@ -404,8 +404,8 @@ func withWindows(exs []Example) []Example {
 // (or its base rate) decides, subject to a ceiling on false positives in
 // every benign set (development rows that are all negative for the
 // category, such as assistant instructions, encyclopedia text, benign
-// look-alike requests and therapy questions): at most BenignFPR of any of
-// them reaches Medium. Low is the (1-LowFPR)-quantile of all development
+// look-alike requests and therapy questions; at least minBenignRows of
+// them): at most BenignFPR of any of them reaches Medium. Low is the (1-LowFPR)-quantile of all development
 // negatives, and High the (1-HighFPR)-quantile raised to keep each set's
 // negatives under HighDomainFPR; both are then kept on their side of
 // Medium. With too few development examples it falls back to the
@@ -464,6 +464,10 @@ func Calibrate(m *linear.Model, dev []Example, cal Calibration) [N]linear.Thresh
 // for its F1 to take part in choosing Medium.
 const minCalibPositives = 20
 
+// minBenignRows is the fewest development rows of a benign set for it to
+// bound Medium: in a smaller set the 1% quantile is its top row or two.
+const minBenignRows = 200
+
 // bestMedium returns the threshold that maximizes the mean per-set F1 over
 // the sets with enough positives and negatives, among the thresholds that
 // keep every benign set's false-positive rate at most benignFPR.
@@ -480,7 +484,7 @@ func bestMedium(negBy, posBy map[string][]float64, benignFPR float64) (float32, 
 		ns, ps := negBy[d], posBy[d]
 		slices.Sort(ns)
 		switch {
-		case len(ps) == 0 && len(ns) >= minCalibNegatives:
+		case len(ps) == 0 && len(ns) >= minBenignRows:
 			ceiling = max(ceiling, quantile(ns, 1-benignFPR))
 		case len(ps) >= minCalibPositives && len(ns) >= minCalibNegatives:
 			slices.Sort(ps)
