@@ -40,7 +40,8 @@ var shipped = linear.Features{Bits: 16, MinN: 4, MaxN: 4, Words: true, Bigrams: 
 var shippedModel = sync.OnceValues(linear.Default)
 
 // checkScores fails when Scores or ScoresNormalized, fast path or not,
-// differ from the ordinary path: NormV1, every feature listed, Logits.
+// differ from the ordinary path: NormV1, every feature listed and the
+// vector term (LogitsNormalized).
 func checkScores(t *testing.T, what string, i int, text []byte) {
 	t.Helper()
 	if raceEnabled && i%16 != 0 {
@@ -51,7 +52,7 @@ func checkScores(t *testing.T, what string, i int, text []byte) {
 		t.Fatal(err)
 	}
 	var want, got, gotNorm [linear.N]float32
-	z := m.Logits(shipped.AppendFeatures(nil, linear.NormV1.Append(nil, text)))
+	z := m.LogitsNormalized(linear.NormV1.Append(nil, text))
 	for c := range z {
 		want[c] = float32(1 / (1 + math.Exp(-float64(z[c]))))
 	}
