@@ -503,10 +503,14 @@ func (r *result) printDatasets(w io.Writer) {
 				b.Add(pred, e.Positive(c))
 				xs = append(xs, train.Scored{Score: r.v[i].score[c], Positive: e.Positive(c)})
 			}
-			if b.TP+b.FN == 0 || b.FP+b.TN == 0 {
-				if b.TP+b.FN+b.FP+b.TN > 0 && c == 0 || b.TP+b.FN+b.FP+b.TN > 0 && b.TP+b.FN > 0 {
-					fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t\trecall %s\t\t\t\n", d.Name, trainedOn(d), classifiers.Category(c), b.TP+b.FN, b.FP+b.TN, f3(b.Recall()))
-				}
+			switch {
+			case b.TP+b.FN == 0 && b.FP+b.TN == 0:
+				continue
+			case b.TP+b.FN == 0: // a benign set: the share blocked
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\tblocked %s\t\t\t\t\n", d.Name, trainedOn(d), classifiers.Category(c), 0, b.FP+b.TN, f3(b.FPR()))
+				continue
+			case b.FP+b.TN == 0: // positives only
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t\trecall %s\t\t\t\n", d.Name, trainedOn(d), classifiers.Category(c), b.TP+b.FN, 0, f3(b.Recall()))
 				continue
 			}
 			fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%s\t%s\t%s\t%s\t\n", d.Name, trainedOn(d), classifiers.Category(c), b.TP+b.FN, b.FP+b.TN,
