@@ -40,11 +40,23 @@
 //	go test ./classifiers/vectors -run '^$' -bench . -benchmem
 //	VECTORS_RSS=1 go test ./classifiers/vectors -run TestReportRSS -v -count=1
 //
+// # Vocabulary
+//
+// The package's file keeps GloVe's vocabulary order, descending corpus
+// frequency: its words begin the , . of to and in " for - that on is was,
+// which is the order of GloVe's 6B-token vocabulary with the tokens the
+// package dropped left out. It has no single-letter words (a, i, u, x) and
+// no clitic tokens ('s, n't), so neither has the table; the shipped table
+// has no digits or punctuation either. Of the word tokens (two or more
+// ASCII letters) in some of ../shared/data's files, the table holds 99% in
+// ToxiGen's statements and Reddit posts, 97% in XSTest and Dolly prompts,
+// and 90% in Davidson's tweets (handles, slang, elongations).
+//
 // # Use
 //
-// Ids run from 0 to Len()-1 in the source's order, which is descending
-// corpus frequency; Rank gives the source position, from which an IDF-like
-// weight follows (see Rank). Lookup matches bytes exactly: lowercase first.
+// Ids run from 0 to Len()-1 in the source's order; Rank gives the source
+// position, from which an IDF-like weight follows (see Rank). Lookup
+// matches bytes exactly: lowercase first.
 // Vector and Scale give a word's numbers (Vector(id)[i] × Scale(id)); AddTo
 // adds a weighted vector into a float32 sum for pooling. A Table is
 // immutable after Build or Load and safe for concurrent use. Build and
