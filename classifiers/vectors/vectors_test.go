@@ -317,7 +317,7 @@ func gunzip(t testing.TB, b []byte) []byte {
 	return out.Bytes()
 }
 
-// TestLoadShortStreamClaimingHugeBlocks: a header that claims a 1.8 GB word
+// TestLoadShortStreamClaimingHugeBlocks: a header that claims a 1 GiB word
 // block in a stream of a few bytes fails without allocating the block.
 func TestLoadShortStreamClaimingHugeBlocks(t *testing.T) {
 	raw := make([]byte, 24, 64)
@@ -325,7 +325,7 @@ func TestLoadShortStreamClaimingHugeBlocks(t *testing.T) {
 	binary.LittleEndian.PutUint32(raw[8:], vectors.Version)
 	binary.LittleEndian.PutUint32(raw[12:], 100)
 	binary.LittleEndian.PutUint32(raw[16:], 1<<22)
-	binary.LittleEndian.PutUint32(raw[20:], 0x6c616400)
+	binary.LittleEndian.PutUint32(raw[20:], 1<<30)
 	raw = append(raw, "\x05alpha"...)
 	in := gz(t, raw)
 	var before, after runtime.MemStats
