@@ -31,11 +31,13 @@
 // on average, 0.0095 at the 99th percentile, 0.017 at most. One global scale
 // instead would be 3× worse (0.0093 mean pair error).
 //
-// Load of the shipped file takes about 110 ms on one core of the
-// development machine and allocates 23 MB (vectors 15 MB, hash index 4 MB,
-// words, ranks and scales 3 MB); the process's RSS grows by about 33 MB,
-// counting the embedded file's pages that were read. Lookup takes 8-20 ns
-// and does not allocate:
+// Load of the shipped file costs about 120 ms of CPU (mostly inflating the
+// gzip stream; 110 ms wall on an idle 2-core development machine, 0.5-0.9 s
+// when the machine's load average was 27) and allocates 23 MB (vectors
+// 15 MB, hash index 4 MB, words, ranks and scales 3 MB); the process's RSS
+// grows by about 33 MB, counting the embedded file's pages that were read.
+// Lookup takes 8-20 ns on an idle machine (30-40 ns at load average 27) and
+// does not allocate:
 //
 //	go test ./classifiers/vectors -run '^$' -bench . -benchmem
 //	VECTORS_RSS=1 go test ./classifiers/vectors -run TestReportRSS -v -count=1
