@@ -211,10 +211,17 @@ func BenchmarkLoad(b *testing.B) {
 	}
 	b.ReportAllocs()
 	b.SetBytes(int64(len(f)))
+	c0, ok := cpuTime()
+	n := 0
 	for b.Loop() {
 		if _, err := vectors.Load(bytes.NewReader(f)); err != nil {
 			b.Fatal(err)
 		}
+		n++
+	}
+	// CPU time per load (GC included): steadier than ns/op on a busy machine.
+	if c1, ok1 := cpuTime(); ok && ok1 {
+		b.ReportMetric(float64((c1-c0).Milliseconds())/float64(n), "cpu-ms/op")
 	}
 }
 

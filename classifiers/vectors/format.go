@@ -36,8 +36,12 @@ const Version = 1
 
 const (
 	maxDims  = 4096
-	maxCount = 1 << 24
-	maxCells = 1 << 31 // count × dims
+	maxCount = 1 << 22 // words
+	maxCells = 1 << 30 // count × dims
+	// chunk bounds what Load allocates for a block before the stream has
+	// shown that much of it (see readBytes); the shipped table's vectors
+	// (15 MB) fit in one.
+	chunk = 1 << 24
 )
 
 // ErrFormat is wrapped by every error about a malformed vector file.
@@ -224,10 +228,12 @@ func decode(br *bufio.Reader) (*Table, error) {
 	if wordBytes < 2*count || wordBytes > 256*count {
 		return nil, fmt.Errorf("%w: word block of %d bytes for %d words", ErrFormat, wordBytes, count)
 	}
-	t := &Table{dims: dims, words: make([]byte, wordBytes), off: make([]uint32, count)}
-	if _, err := io.ReadFull(br, t.words); err != nil {
+	t := &Table{dims: dims}
+	var err error
+	if t.words, err = readBytes(br, wordBytes); err != nil {
 		return nil, err
 	}
+	t.off = make([]uint32, count)
 	p := 0
 	for i := range count {
 		if p >= wordBytes {
@@ -256,8 +262,8 @@ func decode(br *bufio.Reader) (*Table, error) {
 		prev += d
 		t.rank[i] = uint32(prev)
 	}
-	sb := make([]byte, 4*count)
-	if _, err := io.ReadFull(br, sb); err != nil {
+	sb, err := readBytes(br, 4*count)
+	if err != nil {
 		return nil, err
 	}
 	t.scale = make([]float32, count)
@@ -268,12 +274,29 @@ func decode(br *bufio.Reader) (*Table, error) {
 		}
 		t.scale[i] = s
 	}
-	t.vec = make([]int8, count*dims)
-	if _, err := io.ReadFull(br, int8Bytes(t.vec)); err != nil {
+	vb, err := readBytes(br, count*dims)
+	if err != nil {
 		return nil, err
+	}
+	if len(vb) > 0 {
+		t.vec = unsafe.Slice((*int8)(unsafe.Pointer(&vb[0])), len(vb))
 	}
 	if err := t.index(); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrFormat, err)
 	}
 	return t, nil
+}
+
+// readBytes reads n bytes. Past chunk bytes it allocates all n only once
+// the stream has given chunk bytes, so that a header claiming a huge block
+// in a short stream costs at most chunk bytes.
+func readBytes(r io.Reader, n int) ([]byte, error) {
+	b := make([]byte, min(n, chunk))
+	if _, err := io.ReadFull(r, b); err != nil || n <= chunk {
+		return b, err
+	}
+	full := make([]byte, n)
+	copy(full, b)
+	_, err := io.ReadFull(r, full[chunk:])
+	return full, err
 }

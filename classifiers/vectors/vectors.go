@@ -8,8 +8,10 @@ import (
 )
 
 // Table is a vocabulary of words with one quantized vector each. Ids are
-// 0..Len()-1 in frequency order (id 0 is the most frequent word kept). A
-// Table is immutable after Build or Load and safe for concurrent use.
+// 0..Len()-1 in frequency order (id 0 is the most frequent word kept); the
+// methods that take an id panic on one outside that range, like a slice
+// index. A Table is immutable after Build or Load and safe for concurrent
+// use.
 type Table struct {
 	dims  int
 	words []byte   // count × (uint8 length, bytes)

@@ -8,6 +8,7 @@ import (
 	"flag"
 	"math"
 	"os"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -314,4 +315,27 @@ func gunzip(t testing.TB, b []byte) []byte {
 		t.Fatal(err)
 	}
 	return out.Bytes()
+}
+
+// TestLoadShortStreamClaimingHugeBlocks: a header that claims a 1 GiB word
+// block in a stream of a few bytes fails without allocating the block.
+func TestLoadShortStreamClaimingHugeBlocks(t *testing.T) {
+	raw := make([]byte, 24, 64)
+	copy(raw, "RAIWVEC\n")
+	binary.LittleEndian.PutUint32(raw[8:], vectors.Version)
+	binary.LittleEndian.PutUint32(raw[12:], 100)
+	binary.LittleEndian.PutUint32(raw[16:], 1<<22)
+	binary.LittleEndian.PutUint32(raw[20:], 1<<30)
+	raw = append(raw, "\x05alpha"...)
+	in := gz(t, raw)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	_, err := vectors.Load(bytes.NewReader(in))
+	runtime.ReadMemStats(&after)
+	if !errors.Is(err, vectors.ErrFormat) {
+		t.Fatalf("%v, want ErrFormat", err)
+	}
+	if d := after.TotalAlloc - before.TotalAlloc; d > 64<<20 {
+		t.Errorf("allocated %d MB for a %d-byte stream", d>>20, len(in))
+	}
 }

@@ -185,41 +185,7 @@ func run(n, levels int, keepFile, cache, out string, sample int) error {
 		}
 	}
 
-	kept := make([]bool, len(src.Words))
-	taken := 0
-	for i, w := range src.Words {
-		if wordRE.MatchString(w) {
-			sel.ShapedWords++
-			if taken < n {
-				kept[i] = true
-				taken++
-				sel.RankOfTopNEnd = i + 1
-			}
-		}
-	}
-	pos := make(map[string]int, len(src.Words))
-	for i, w := range src.Words {
-		pos[w] = i
-	}
-	sel.KeepListed = len(keepList)
-	for _, w := range keepList {
-		i, ok := pos[w]
-		switch {
-		case !ok:
-			sel.KeepMissing++
-		case !kept[i]:
-			kept[i] = true
-			sel.KeepAdded++
-		}
-	}
-	var entries []vectors.Entry
-	for i, w := range src.Words {
-		if kept[i] {
-			entries = append(entries, vectors.Entry{Word: w, Rank: i + 1, Vector: src.Vectors[w][:dims]})
-			sel.MaxRank = i + 1
-		}
-	}
-	sel.Words = len(entries)
+	entries := choose(src, n, keepList, &sel)
 
 	t, err := vectors.Build(dims, levels, entries)
 	if err != nil {
@@ -276,6 +242,47 @@ func run(n, levels int, keepFile, cache, out string, sample int) error {
 		q.PerVector.SelfCosineMin, q.PerVector.SelfCosineMean, q.PerVector.PairCosAbsErrMean,
 		q.PerVector.PairCosAbsErrP99, q.PerVector.PairCosAbsErrMax)
 	return nil
+}
+
+// choose keeps the first n words of wordRE's shape in the file's order, and
+// the words of keepList that the file has; it fills in sel's counts.
+func choose(src *source, n int, keepList []string, sel *selection) []vectors.Entry {
+	kept := make([]bool, len(src.Words))
+	taken := 0
+	for i, w := range src.Words {
+		if wordRE.MatchString(w) {
+			sel.ShapedWords++
+			if taken < n {
+				kept[i] = true
+				taken++
+				sel.RankOfTopNEnd = i + 1
+			}
+		}
+	}
+	pos := make(map[string]int, len(src.Words))
+	for i, w := range src.Words {
+		pos[w] = i
+	}
+	sel.KeepListed = len(keepList)
+	for _, w := range keepList {
+		i, ok := pos[w]
+		switch {
+		case !ok:
+			sel.KeepMissing++
+		case !kept[i]:
+			kept[i] = true
+			sel.KeepAdded++
+		}
+	}
+	var entries []vectors.Entry
+	for i, w := range src.Words {
+		if kept[i] {
+			entries = append(entries, vectors.Entry{Word: w, Rank: i + 1, Vector: src.Vectors[w][:dims]})
+			sel.MaxRank = i + 1
+		}
+	}
+	sel.Words = len(entries)
+	return entries
 }
 
 // fetch returns the path of the package tarball in cache, running npm pack
