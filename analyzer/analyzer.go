@@ -234,18 +234,7 @@ func (s *Session) apply(dst []Event, p *extract.Piece) []Event {
 		}
 		return dst
 	}
-	text := p.Text
-	if p.Full {
-		// The piece repeats the item's text so far: append only what extends it.
-		switch {
-		case len(text) >= len(it.text) && text[:len(it.text)] == string(it.text):
-			text = text[len(it.text):]
-		case len(text) < len(it.text) && string(it.text[:len(text)]) == text:
-			text = ""
-		}
-		// Otherwise the full text disagrees with what arrived: it is appended
-		// whole, so that none of it escapes analysis.
-	}
+	text := p.Extends(it.text)
 	if text == "" {
 		return dst
 	}

@@ -292,16 +292,7 @@ func (g *Gate) apply(p *extract.Piece) {
 		g.items[k] = it
 		g.order = append(g.order, it)
 	}
-	text := p.Text
-	if p.Full {
-		switch {
-		case len(text) >= len(it.text) && text[:len(it.text)] == string(it.text):
-			text = text[len(it.text):]
-		case len(text) < len(it.text) && string(it.text[:len(text)]) == text:
-			text = ""
-		}
-	}
-	it.text = append(it.text, text...)
+	it.text = append(it.text, p.Extends(it.text)...)
 }
 
 // CloseSend says the model response is complete. The service then analyzes

@@ -131,6 +131,24 @@ type Piece struct {
 	NoModel bool
 }
 
+// Extends returns the text p adds to an item whose text so far is have.
+// That is Text, unless p is Full: then only what extends have (nothing
+// when Text is a prefix of have), or the whole Text when it disagrees with
+// have, so that none of it escapes analysis. The analyzer and any client
+// that mirrors its byte offsets (the watermark gate) both use it.
+func (p *Piece) Extends(have []byte) string {
+	text := p.Text
+	if p.Full {
+		switch {
+		case len(text) >= len(have) && text[:len(have)] == string(have):
+			text = text[len(have):]
+		case len(text) < len(have) && string(have[:len(text)]) == text:
+			text = ""
+		}
+	}
+	return text
+}
+
 // Errors. Extract wraps one of them; the message adds the JSON path and what
 // was wrong, never the payload's text.
 var (

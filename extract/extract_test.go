@@ -657,3 +657,24 @@ func TestParseNames(t *testing.T) {
 		t.Errorf("source numbering changed")
 	}
 }
+
+func TestPieceExtends(t *testing.T) {
+	tests := []struct {
+		name, have, text string
+		full             bool
+		want             string
+	}{
+		{"delta appends", "ab", "cd", false, "cd"},
+		{"full extends", "ab", "abcd", true, "cd"},
+		{"full repeats", "abcd", "abcd", true, ""},
+		{"full is a prefix", "abcd", "ab", true, ""},
+		{"full disagrees", "abcd", "xy", true, "xy"},
+		{"full on empty item", "", "ab", true, "ab"},
+	}
+	for _, tc := range tests {
+		p := extract.Piece{Text: tc.text, Full: tc.full}
+		if got := p.Extends([]byte(tc.have)); got != tc.want {
+			t.Errorf("%s: Extends = %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}
