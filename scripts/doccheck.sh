@@ -27,7 +27,7 @@ while IFS='|' read -r pkg dir imports testimports ngo; do
 		if [ "${imp#"$module"/}" != "$imp" ]; then
 			[ "$imp" = "$pkg" ] && continue
 			sub="${imp#"$module"/}"
-			case "$sub" in gen/*) name="gen/" ;; *) name="${sub##*/}" ;; esac
+			case "$sub" in gen/*) name="gen" ;; *) name="${sub##*/}" ;; esac
 			grep -qE "(^|[^A-Za-z0-9_])${name}([^A-Za-z0-9_]|$)" <<<"$text" || {
 				echo "doccheck: ${rel:-.}/doc.go does not name its import $sub"; status=1
 			}
