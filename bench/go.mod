@@ -11,6 +11,7 @@ go 1.26.8
 require (
 	github.com/TwiN/go-away v1.6.13
 	github.com/openrai/raiserver v0.0.0-00010101000000-000000000000
+	go.uber.org/goleak v1.3.0
 	google.golang.org/grpc v1.85.0
 )
 
