@@ -1,6 +1,6 @@
 // Package ensemble combines the rule classifier (classifiers/lexicon:
 // span-level findings with severities) and the learned model
-// (classifiers/linear: one probability per category for the whole segment)
+// (classifiers/linear: one probability per category for the whole window)
 // into the findings the server reports.
 //
 // The model's probability p for a category is read against the thresholds
@@ -27,13 +27,14 @@
 //	    lowered to LOW when the model is absent).
 //
 // A category the rules did not find gets one finding over the whole text
-// from the model alone only when the model is sure: LOW on clean text and
-// MEDIUM when the spelling is evasive (WithModelAloneMax(2): MEDIUM whenever
-// it is sure; WithModelAlone(false): nothing). A confident model alone
-// reports nothing on clean text: ordinary chat ("how can I help you
-// today?") must not be tagged. So on clean text the rules decide what
-// blocks and the model moves severities by at most one level; on evasive
-// text, which rule lists miss, a sure model blocks.
+// from the model alone at its calibrated points: MEDIUM (blocking by
+// default) when it is confident, HIGH (3) when it is sure; a weak model
+// alone reports nothing, so that ordinary chat is not tagged LOW
+// (WithModelAloneMax(1): the model alone gives at most LOW, and only the
+// rules block clean text; WithModelAlone(false): nothing). So the rules
+// decide what they do best (explicit threats, slurs, self-harm intent,
+// minors) and the model carries the rest at operating points calibrated per
+// category on development data (docs/classifiers-model.md).
 //
 // When the rules and the model both take normalized text (NormalizedRules,
 // NormalizedModel: the lexicon and the linear model do), Classify
