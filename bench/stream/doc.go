@@ -7,6 +7,6 @@
 //	go test -run='^$' -bench=. -benchmem ./bench/stream
 //
 // Dependencies (test code only, in the bench module, bench/go.mod): server,
-// analyzer, classifiers/ensemble, gen/ for the wire types, and grpc-go with
-// its bufconn listener.
+// analyzer, classifiers/ensemble, gen/ for the wire types, grpc-go with its
+// bufconn listener, and goleak (no goroutine may outlive a run).
 package stream
