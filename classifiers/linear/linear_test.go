@@ -82,21 +82,7 @@ func TestThresholdsSeverity(t *testing.T) {
 
 func TestRoundTrip(t *testing.T) {
 	m := tiny(t)
-	var buf bytes.Buffer
-	if _, err := m.WriteTo(&buf); err != nil {
-		t.Fatal(err)
-	}
-	m2, err := linear.Load(bytes.NewReader(buf.Bytes()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var buf2 bytes.Buffer
-	if _, err := m2.WriteTo(&buf2); err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(buf.Bytes(), buf2.Bytes()) {
-		t.Fatal("write, load, write gave different bytes")
-	}
+	checkRoundTrip(t, m)
 	// The uncompressed form loads too.
 	p := m.Params()
 	raw, err := p.Encode()
@@ -239,3 +225,24 @@ func benchmarkScores(b *testing.B, text string) {
 
 func BenchmarkScoresASCII2K(b *testing.B)       { benchmarkScores(b, ascii2K) }
 func BenchmarkScoresMixedScript2K(b *testing.B) { benchmarkScores(b, mixed2K) }
+
+// checkRoundTrip fails unless writing m, loading it and writing it again
+// gives the same bytes.
+func checkRoundTrip(t *testing.T, m *linear.Model) {
+	t.Helper()
+	var buf bytes.Buffer
+	if _, err := m.WriteTo(&buf); err != nil {
+		t.Fatal(err)
+	}
+	m2, err := linear.Load(bytes.NewReader(buf.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf2 bytes.Buffer
+	if _, err := m2.WriteTo(&buf2); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(buf.Bytes(), buf2.Bytes()) {
+		t.Fatal("write, load, write gave different bytes")
+	}
+}

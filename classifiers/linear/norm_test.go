@@ -51,6 +51,13 @@ func checkScores(t *testing.T, what string, i int, text []byte) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	checkScoresOf(t, m, what, i, text)
+}
+
+// checkScoresOf fails when m's Scores or ScoresNormalized, fast path or
+// not, differ from its ordinary path (LogitsNormalized of the NormV1 text).
+func checkScoresOf(t *testing.T, m *linear.Model, what string, i int, text []byte) {
+	t.Helper()
 	var want, got, gotNorm [linear.N]float32
 	z := m.LogitsNormalized(linear.NormV1.Append(nil, text))
 	for c := range z {

@@ -70,16 +70,7 @@ func TestVectorPathsAgree(t *testing.T) {
 	m := mustVecModel(t)
 	check := func(what string, i int, text []byte) {
 		t.Helper()
-		var want, got, gotNorm [linear.N]float32
-		z := m.LogitsNormalized(linear.NormV1.Append(nil, text))
-		for c := range z {
-			want[c] = float32(1 / (1 + math.Exp(-float64(z[c]))))
-		}
-		m.Scores(text, &got)
-		m.ScoresNormalized(normalized(text), &gotNorm)
-		if got != want || gotNorm != want {
-			t.Fatalf("%s %d: Scores %v, ScoresNormalized %v, ordinary path %v", what, i, got, gotNorm, want)
-		}
+		checkScoresOf(t, m, what, i, text)
 	}
 	fixed := []string{"", "hello there", "The quick brown fox jumps over the lazy dog.", "h3llo w0rld", "k1ll them all",
 		"don't stop", "CAF\u00c9 caf\u00e9", "zzzzqqq xkcdq", "k i l l", ascii2K, mixed2K}
@@ -169,56 +160,7 @@ func TestPool(t *testing.T) {
 	}
 }
 
-func TestVectorRoundTrip(t *testing.T) {
-	m := mustVecModel(t)
-	var buf bytes.Buffer
-	if _, err := m.WriteTo(&buf); err != nil {
-		t.Fatal(err)
-	}
-	m2, err := linear.Load(bytes.NewReader(buf.Bytes()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var buf2 bytes.Buffer
-	if _, err := m2.WriteTo(&buf2); err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(buf.Bytes(), buf2.Bytes()) {
-		t.Fatal("write, load, write gave different bytes")
-	}
-	var p1, p2 [linear.N]float32
-	text := []byte(ascii2K)
-	m.Scores(text, &p1)
-	m2.Scores(text, &p2)
-	if p1 != p2 {
-		t.Fatalf("loaded model scores %v, original %v", p2, p1)
-	}
-	p := m.Params()
-	raw, err := p.Encode()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if string(raw[:8]) != "RAILIN3\n" {
-		t.Fatalf("a model with vectors is written as %q", raw[:7])
-	}
-	// Without the term the file is the version-2 one, which loads with
-	// no term.
-	p.Vectors = nil
-	raw2, err := p.Encode()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if string(raw2[:8]) != "RAILIN2\n" {
-		t.Fatalf("a model without vectors is written as %q", raw2[:7])
-	}
-	old, err := linear.Load(bytes.NewReader(raw2))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if old.Params().Vectors != nil {
-		t.Fatal("a version-2 file loaded with a vector term")
-	}
-}
+func TestVectorRoundTrip(t *testing.T) { checkRoundTrip(t, mustVecModel(t)) }
 
 func TestVectorLoadRejects(t *testing.T) {
 	m := mustVecModel(t)
