@@ -27,9 +27,9 @@
 //	    lowered to LOW when the model is absent).
 //
 // A category the rules did not find gets one finding over the whole text
-// from the model alone at its calibrated points: MEDIUM (blocking by
-// default) when it is confident, HIGH (3) when it is sure; a weak model
-// alone reports nothing, so that ordinary chat is not tagged LOW
+// from the model alone at its calibrated points: LOW when it is weak (not
+// blocking by default; WithModelAloneLow(false) turns it off), MEDIUM
+// (blocking by default) when it is confident, HIGH (3) when it is sure
 // (WithModelAloneMax(1): the model alone gives at most LOW, and only the
 // rules block clean text; WithModelAlone(false): nothing). So the rules
 // decide what they do best (explicit threats, slurs, self-harm intent,

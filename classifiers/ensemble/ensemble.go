@@ -1,6 +1,7 @@
 package ensemble
 
 import (
+	"math"
 	"sync"
 
 	"github.com/openrai/raiserver/classifiers"
@@ -47,6 +48,7 @@ type config struct {
 	lowerMedium bool
 	evasion     bool
 	aloneFloor  float32
+	aloneLow    bool
 	thresholds  [N]*linear.Thresholds
 }
 
@@ -54,6 +56,13 @@ type config struct {
 // not find: MEDIUM at its calibrated Medium threshold and HIGH (3) at its
 // High threshold (see WithModelAloneMax). Default true.
 func WithModelAlone(on bool) Option { return optionFunc(func(c *config) { c.modelAlone = on }) }
+
+// WithModelAloneLow sets whether the model alone reports LOW for a
+// category at its calibrated Low threshold (below Medium). Default true:
+// LOW does not block under the default policy, but a stricter policy
+// (blocking at LOW) and a ranking by severity rely on it. false tags
+// nothing below MEDIUM that the rules did not find.
+func WithModelAloneLow(on bool) Option { return optionFunc(func(c *config) { c.aloneLow = on }) }
 
 // WithModelAloneFloor sets the least probability at which the model alone
 // reports a category on clean (not evasive) text, on top of its calibrated
@@ -110,6 +119,26 @@ type Ensemble struct {
 	nmodel NormalizedModel
 	norm   *normalize.Normalizer
 	pool   sync.Pool // *scratch: an interface call makes a local escape
+	// evasiveGate[c] is the least probability that evasionLogit lifts to
+	// the category's Low threshold.
+	evasiveGate [N]float32
+}
+
+// evasionLogit is how much evasive spelling raises the model's log-odds:
+// e^0.5 ≈ 1.65 times the odds. It was chosen on the obfuscation rows of
+// bench/quality (development rows of the trained sets and the probes)
+// among 0.25, 0.5, 1, 1.5 and 2 as the smallest that keeps every
+// obfuscation's recall within 5% of clean text's; larger values flag
+// more obfuscated negatives than clean ones (docs/classifiers-model.md).
+const evasionLogit = 0.5
+
+// boost returns p with its log-odds raised by d.
+func boost(p float32, d float64) float32 {
+	if p <= 0 || p >= 1 {
+		return p
+	}
+	z := math.Log(float64(p)/(1-float64(p))) + d
+	return float32(1 / (1 + math.Exp(-z)))
 }
 
 type scratch struct {
@@ -125,7 +154,7 @@ var modelRule = [N]string{"model/hate", "model/sexual", "model/violence", "model
 // other is used alone, with the same mapping as if the missing side had
 // found nothing or were neutral).
 func New(rules classifiers.Classifier, model Model, opts ...Option) *Ensemble {
-	e := &Ensemble{rules: rules, model: model, cfg: config{modelAlone: true, aloneMax: linear.SeverityHigh, vetoLow: true, evasion: true}}
+	e := &Ensemble{rules: rules, model: model, cfg: config{modelAlone: true, aloneLow: true, aloneMax: linear.SeverityHigh, vetoLow: true, evasion: true}}
 	for _, o := range opts {
 		o.apply(&e.cfg)
 	}
@@ -142,6 +171,7 @@ func New(rules classifiers.Classifier, model Model, opts ...Option) *Ensemble {
 		case model != nil:
 			e.thr[c] = model.Thresholds(classifiers.Category(c))
 		}
+		e.evasiveGate[c] = boost(e.thr[c].Low, -evasionLogit)
 	}
 	return e
 }
@@ -181,9 +211,10 @@ func (e *Ensemble) combine(s uint8, l level, evasive bool) uint8 {
 			return 0
 		}
 		// Alone, the model reports what its calibrated thresholds say:
-		// MEDIUM when confident, HIGH when sure (docs/classifiers-model.md
-		// gives the operating points); LOW alone is not reported, so that a
-		// weak score does not tag ordinary chat.
+		// LOW when weak, MEDIUM when confident, HIGH when sure
+		// (docs/classifiers-model.md gives the operating points). LOW
+		// blocks nothing by default, but a policy that blocks at LOW, and
+		// anyone ranking by severity, needs the model's graded signal.
 		switch {
 		case l == sure && evasive:
 			return max(2, e.cfg.aloneMax)
@@ -191,6 +222,8 @@ func (e *Ensemble) combine(s uint8, l level, evasive bool) uint8 {
 			return min(linear.SeverityHigh, e.cfg.aloneMax)
 		case l == confident:
 			return min(2, e.cfg.aloneMax)
+		case l == weak && e.cfg.aloneLow:
+			return 1
 		}
 		return 0
 	case s == 1:
@@ -241,25 +274,25 @@ func (e *Ensemble) Classify(dst []classifiers.Finding, text []byte) []classifier
 		lv[c] = unsure
 	}
 	if e.model != nil {
-		anyWeak := false
+		gate := false
 		for c := range N {
 			lv[c] = levelOf(e.thr[c], p[c])
-			anyWeak = anyWeak || lv[c] >= weak
+			gate = gate || p[c] >= e.evasiveGate[c]
 		}
 		// Evasive spelling is a signal of its own: when the text spells
 		// words letter by letter or with leet digits, which the rules are
 		// most likely to miss and which dilutes the model's features, the
-		// model's level is raised by one (weak to confident, confident to
-		// sure).
-		if anyWeak && e.cfg.evasion && !folded {
+		// model's log-odds are raised by evasionLogit before its level is
+		// read. The normalizer's report is only looked at when that could
+		// change a level (p at or above evasiveGate).
+		if gate && e.cfg.evasion && !folded {
 			s.norm, s.offs, s.folds = e.norm.AppendFolds(s.norm[:0], s.offs[:0], text)
 		}
-		if anyWeak && e.cfg.evasion && s.folds&evasiveFolds != 0 {
+		if gate && e.cfg.evasion && s.folds&evasiveFolds != 0 {
 			evasive = true
 			for c := range lv {
-				if lv[c] >= weak && lv[c] < sure {
-					lv[c]++
-				}
+				p[c] = boost(p[c], evasionLogit)
+				lv[c] = levelOf(e.thr[c], p[c])
 			}
 		}
 	}

@@ -50,7 +50,8 @@ func TestCombination(t *testing.T) {
 		span  bool  // the finding keeps the rule span
 	}{
 		{"nothing", nil, pUnsure, nil, 0, false},
-		{"model weak alone", nil, pWeak, nil, 0, false},
+		{"model weak alone", nil, pWeak, nil, 1, false},
+		{"model weak alone, LOW off", nil, pWeak, []ensemble.Option{ensemble.WithModelAloneLow(false)}, 0, false},
 		{"model confident alone", nil, pConfident, nil, 2, false},
 		{"model sure alone", nil, pSure, nil, 3, false},
 		{"model sure alone, max 2", nil, pSure, []ensemble.Option{ensemble.WithModelAloneMax(2)}, 2, false},
@@ -205,28 +206,45 @@ func TestEvasive(t *testing.T) {
 	}
 }
 
-func TestEvasionRaisesConfident(t *testing.T) {
-	m := fakeModel{classifiers.Violence: pConfident}
-	e := ensemble.New(nil, &m, ensemble.WithModelAloneMax(1))
-	if fs := e.Classify(nil, []byte("plain text")); len(fs) != 1 || fs[0].Severity != 1 {
-		t.Fatalf("plain: %+v", fs)
+// TestEvasionRaisesLogOdds: evasive spelling raises the model's log-odds
+// by a fixed amount before its level is read, so a score just under a
+// threshold crosses it and one far under it does not; plain text is read
+// as scored.
+func TestEvasionRaisesLogOdds(t *testing.T) {
+	const (
+		underMedium = 0.55 // weak; log-odds +0.5 gives 0.67: confident
+		underHigh   = 0.85 // confident; +0.5 gives 0.90: sure
+		farUnder    = 0.35 // weak; +0.5 gives 0.47: still weak
+	)
+	const v = classifiers.Violence
+	tests := []struct {
+		name string
+		p    float32
+		text string
+		opts []ensemble.Option
+		want uint8
+	}{
+		{"weak, plain", underMedium, "plain text", nil, 1},
+		{"weak, letter-spaced", underMedium, "b a k e it", nil, 2},
+		{"weak, leet", underMedium, "h4te", nil, 2},
+		{"far under, letter-spaced", farUnder, "b a k e it", nil, 1},
+		{"confident, plain", underHigh, "plain text", nil, 2},
+		{"confident, letter-spaced", underHigh, "b a k e it", nil, 3},
+		{"evasion off", underMedium, "b a k e it", []ensemble.Option{ensemble.WithEvasion(false)}, 1},
+		{"sure and evasive, max 1", pSure, "b a k e it", []ensemble.Option{ensemble.WithModelAloneMax(1)}, 2},
+		{"unsure, letter-spaced", pUnsure, "b a k e it", nil, 0},
 	}
-	if fs := e.Classify(nil, []byte("b a k e it")); len(fs) != 1 || fs[0].Severity != 2 {
-		t.Fatalf("letter-spaced: %+v", fs)
-	}
-	sure := fakeModel{classifiers.Violence: pSure}
-	if fs := ensemble.New(nil, &sure, ensemble.WithModelAloneMax(1)).Classify(nil, []byte("h4te")); len(fs) != 1 || fs[0].Severity != 2 {
-		t.Fatalf("leet, sure: %+v", fs)
-	}
-	weakM := fakeModel{classifiers.Violence: pWeak}
-	if fs := ensemble.New(nil, &weakM).Classify(nil, []byte("plain text")); len(fs) != 0 {
-		t.Fatalf("weak, plain: %+v", fs)
-	}
-	if fs := ensemble.New(nil, &weakM).Classify(nil, []byte("b a k e it")); len(fs) != 1 || fs[0].Severity != 2 {
-		t.Fatalf("weak, letter-spaced: %+v", fs)
-	}
-	off := ensemble.New(nil, &m, ensemble.WithEvasion(false), ensemble.WithModelAloneMax(1))
-	if fs := off.Classify(nil, []byte("b a k e it")); len(fs) != 1 || fs[0].Severity != 1 {
-		t.Fatalf("evasion off: %+v", fs)
+	for _, tc := range tests {
+		m := fakeModel{v: tc.p}
+		fs := ensemble.New(nil, &m, tc.opts...).Classify(nil, []byte(tc.text))
+		var got uint8
+		for _, f := range fs {
+			if f.Category == v {
+				got = max(got, f.Severity)
+			}
+		}
+		if got != tc.want {
+			t.Errorf("%s: severity %d, want %d (%+v)", tc.name, got, tc.want, fs)
+		}
 	}
 }

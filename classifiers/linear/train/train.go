@@ -78,6 +78,9 @@ type Calibration struct {
 	// BenignFPR bounds Medium from below: at most this share of any benign
 	// development set's rows reaches it (see Calibrate).
 	BenignFPR float64 `json:"benign_fpr"`
+	// LowBenignFPR bounds Low from below in the same way: at most this
+	// share of any benign development set's rows reaches LOW.
+	LowBenignFPR float64 `json:"low_benign_fpr,omitempty"`
 }
 
 // DefaultConfig is the configuration of the shipped model.
@@ -96,7 +99,7 @@ func DefaultConfig() Config {
 		WindowNegatives: true,
 		Vectors:         true,
 		VectorScale:     0.025,
-		Calibration:     Calibration{LowFPR: 0.05, MediumFPR: 0.01, HighFPR: 0.002, HighDomainFPR: 0.03, VetoMiss: 0.05, BenignFPR: 0.01},
+		Calibration:     Calibration{LowFPR: 0.05, MediumFPR: 0.01, HighFPR: 0.002, HighDomainFPR: 0.03, VetoMiss: 0.05, BenignFPR: 0.01, LowBenignFPR: 0.02},
 	}
 }
 
@@ -405,8 +408,10 @@ func withWindows(exs []Example) []Example {
 // every benign set (development rows that are all negative for the
 // category, such as assistant instructions, encyclopedia text, benign
 // look-alike requests and therapy questions; at least minBenignRows of
-// them): at most BenignFPR of any of them reaches Medium. Low is the (1-LowFPR)-quantile of all development
-// negatives, and High the (1-HighFPR)-quantile raised to keep each set's
+// them): at most BenignFPR of any of them reaches Medium. Low is the
+// (1-LowFPR)-quantile of all development negatives, raised so that at most
+// LowBenignFPR of any benign set reaches it (the model alone reports LOW
+// there, so LOW must stay rare on ordinary traffic), and High the (1-HighFPR)-quantile raised to keep each set's
 // negatives under HighDomainFPR; both are then kept on their side of
 // Medium. With too few development examples it falls back to the
 // quantiles alone.
@@ -443,6 +448,9 @@ func Calibrate(m *linear.Model, dev []Example, cal Calibration) [N]linear.Thresh
 			if mt, ok := bestMedium(negBy, posBy, cal.BenignFPR); ok {
 				t.Medium = mt
 			}
+			if cal.LowBenignFPR > 0 {
+				t.Low = max(t.Low, float32(benignCeiling(negBy, posBy, cal.LowBenignFPR)))
+			}
 		}
 		if len(pos) >= 10 {
 			slices.Sort(pos)
@@ -474,7 +482,6 @@ const minBenignRows = 200
 func bestMedium(negBy, posBy map[string][]float64, benignFPR float64) (float32, bool) {
 	type set struct{ pos, neg []float64 }
 	var labelled []set
-	var ceiling float64 // the least threshold the benign sets allow
 	names := make([]string, 0, len(negBy))
 	for d := range negBy {
 		names = append(names, d)
@@ -482,11 +489,8 @@ func bestMedium(negBy, posBy map[string][]float64, benignFPR float64) (float32, 
 	slices.Sort(names)
 	for _, d := range names {
 		ns, ps := negBy[d], posBy[d]
-		slices.Sort(ns)
-		switch {
-		case len(ps) == 0 && len(ns) >= minBenignRows:
-			ceiling = max(ceiling, quantile(ns, 1-benignFPR))
-		case len(ps) >= minCalibPositives && len(ns) >= minCalibNegatives:
+		if len(ps) >= minCalibPositives && len(ns) >= minCalibNegatives {
+			slices.Sort(ns)
 			slices.Sort(ps)
 			labelled = append(labelled, set{ps, ns})
 		}
@@ -494,6 +498,7 @@ func bestMedium(negBy, posBy map[string][]float64, benignFPR float64) (float32, 
 	if len(labelled) == 0 {
 		return 0, false
 	}
+	ceiling := benignCeiling(negBy, posBy, benignFPR)
 	best, bestF := float32(0), -1.0
 	for k := 1; k < 400; k++ {
 		thr := float64(k) / 400
@@ -514,6 +519,21 @@ func bestMedium(negBy, posBy map[string][]float64, benignFPR float64) (float32, 
 		}
 	}
 	return best, bestF >= 0
+}
+
+// benignCeiling is the least threshold at which at most share of every
+// benign set's rows (no positives, at least minBenignRows negatives)
+// reach it: the largest of their (1-share)-quantiles.
+func benignCeiling(negBy, posBy map[string][]float64, share float64) float64 {
+	var ceiling float64
+	for d, ns := range negBy {
+		if len(posBy[d]) == 0 && len(ns) >= minBenignRows {
+			ns = slices.Clone(ns)
+			slices.Sort(ns)
+			ceiling = max(ceiling, quantile(ns, 1-share))
+		}
+	}
+	return ceiling
 }
 
 // countBelow returns how many of sorted xs are < thr.
