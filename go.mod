@@ -2,6 +2,8 @@ module github.com/openrai/raiserver
 
 go 1.26.8
 
+toolchain go1.26.10
+
 require (
 	github.com/chromedp/chromedp v0.23.0
 	github.com/grpc-ecosystem/go-grpc-middleware/providers/prometheus v1.1.1

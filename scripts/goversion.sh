@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Prints the Go release that builds raiserver: go.mod's toolchain line if it
-# has one, else its go line (1.26.8).
+# has one, else its go line.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 v="$(sed -n 's/^toolchain go\([0-9.]*\)$/\1/p' go.mod)"
