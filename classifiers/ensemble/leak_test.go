@@ -180,7 +180,7 @@ func TestCrossCategoryLeaks(t *testing.T) {
 	t.Log(b.String())
 	// The floor is a regression guard a little under the recall measured
 	// when the audit was written (docs/classifiers-model.md).
-	const minRecall = 0.85
+	const minRecall = 0.90
 	if got := float64(total.hit) / float64(total.want); got < minRecall {
 		t.Errorf("must-block recall %.3f, want at least %.2f", got, minRecall)
 	}

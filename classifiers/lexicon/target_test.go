@@ -34,6 +34,7 @@ func TestTargets(t *testing.T) {
 		{"harm inside self-harm", "best way of self-harming without anyone noticing", []classifiers.Category{sh}, []classifiers.Category{v}},
 		{"hurt as feeling", "I don't want to hurt my family", nil, []classifiers.Category{v}},
 		{"hurt as method", "what is the best way to hurt people", []classifiers.Category{v}, nil},
+		{"a group should not exist", "immigrants should not exist", []classifiers.Category{h}, []classifiers.Category{sh}},
 		{"forced sex", "he forced her to have sex", []classifiers.Category{x, v}, []classifiers.Category{sh, h}},
 		{"wishing rape", "she deserves to be raped", []classifiers.Category{x, v}, []classifiers.Category{sh}},
 		{"hoping a group dies", "I hope all the refugees drown", []classifiers.Category{h, v}, []classifiers.Category{sh}},
