@@ -3,6 +3,7 @@
 //
 //	go run ./bench/quality                          # the ensemble
 //	go run ./bench/quality -classifier=ensemble,lexicon,linear,goaway
+//	go run ./bench/quality -no-obfuscation -leaks   # with the leak matrix
 //
 // Rows are labelled with the same mapping the model is trained with
 // (classifiers/linear/train, documented in docs/classifiers-model.md).
@@ -68,6 +69,7 @@ func run(args []string, w io.Writer) error {
 	data := fs.String("data", filepath.Join(train.RepoRoot(), "..", "shared", "data"), "folder of the public data sets")
 	noObf := fs.Bool("no-obfuscation", false, "skip the obfuscation robustness runs")
 	fs.StringVar(&modelPath, "model", "", "weights file for linear and ensemble instead of the shipped model (e.g. one trained by rai-train -exclude=sst,xstest)")
+	leaks := fs.Bool("leaks", false, "also print the cross-category leak matrix (rows positive for A and negative for B, share blocked for B)")
 	lodoDir := fs.String("lodo", "", "folder of leave-one-dataset-out models (rai-train -lodo -lodo-out DIR): score each left-out set with its model, beside go-away")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -84,6 +86,9 @@ func run(args []string, w io.Writer) error {
 		}
 		r := evaluate(sc, corpus.Examples, !*noObf)
 		r.print(w)
+		if *leaks {
+			r.printLeaks(w)
+		}
 		results = append(results, r)
 	}
 	if len(results) > 1 {

@@ -21,11 +21,11 @@ func TestMissingDataSkips(t *testing.T) {
 // cmd/rai-train's tests use (same layout as ../shared/data).
 func TestRunOnPlaceholderData(t *testing.T) {
 	var out bytes.Buffer
-	err := run([]string{"-data", "../../cmd/rai-train/testdata/data", "-classifier", "linear,goaway,ensemble"}, &out)
+	err := run([]string{"-data", "../../cmd/rai-train/testdata/data", "-classifier", "linear,goaway,ensemble", "-leaks"}, &out)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"== linear", "== goaway", "== ensemble", "XSTest safe prompts blocked", "obfuscation robustness", "== summary"} {
+	for _, want := range []string{"== linear", "== goaway", "== ensemble", "XSTest safe prompts blocked", "obfuscation robustness", "cross-category leaks", "== summary"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("report lacks %q", want)
 		}

@@ -20,7 +20,9 @@ type pending struct {
 	sev    int8
 	firm   uint8
 	slur   bool
+	tgt    uint8 // a rule's target flags (tgtSelf, tgtOther)
 	ns, ne int32
+	as, ae int32 // a rule's anchor word (0, 0 for a lone term)
 	sent   int32
 	rule   string
 }

@@ -14,7 +14,10 @@
 //   - suppress rules for homonyms and idioms ("kill a process", "shoot a
 //     photo", "a killer deal") and context modifiers that lower severity in
 //     game, fiction, history, news, definition, recovery and counter-speech
-//     contexts.
+//     contexts;
+//   - target flags on rules (self, other): when two categories read one harm
+//     word, harm aimed at someone else is not self-harm and harm aimed at
+//     oneself is not violence (findings.go, yield).
 //
 // Findings report byte ranges of the original text (through the
 // normalizer's offset map) and a stable rule id ("lex:violence:1a2b3c4d",

@@ -28,10 +28,11 @@ func (c *Classifier) report(s *scratch, dst []classifiers.Finding) []classifiers
 				ns: ev.ns, ne: ne, sent: ev.sent, rule: t.id})
 		}
 	}
+	yield(s.found)
 	// Context modifiers, then report.
 	for i := range s.found {
 		f := &s.found[i]
-		if !c.cats.has(f.cat) {
+		if !c.cats.has(f.cat) || f.sev <= 0 {
 			continue
 		}
 		sev := f.sev
@@ -55,6 +56,43 @@ func (c *Classifier) report(s *scratch, dst []classifiers.Finding) []classifiers
 		dst = append(dst, classifiers.Finding{Category: f.cat, Severity: uint8(sev), Start: start, End: end, Rule: f.rule})
 	}
 	return dst
+}
+
+// yield drops the findings that read one harm word as aimed at the wrong
+// person, when two rules of different categories are anchored on
+// overlapping words of one sentence:
+//
+//   - a SELF_HARM finding of a rule that names no target ("how … lethal",
+//     "should … die") yields to a rule that names another target (flag
+//     other: "best way to kill someone", "all of them should die"): harm
+//     aimed at someone else is violence or hate, not self-harm;
+//   - a finding of a rule that names another target yields to a SELF_HARM
+//     rule that names the speaker (flag self: "shoot myself with my dad's
+//     gun"): the reflexive is the object of the verb, the person after it
+//     is not.
+//
+// A dropped finding gets severity 0. Lone terms (no anchor) never yield.
+func yield(found []pending) {
+	if len(found) < 2 {
+		return
+	}
+	for i := range found {
+		f := &found[i]
+		if f.ae == 0 || f.tgt == tgtSelf {
+			continue
+		}
+		for j := range found {
+			g := &found[j]
+			if g.ae == 0 || g.cat == f.cat || g.sent != f.sent || g.as >= f.ae || f.as >= g.ae {
+				continue
+			}
+			if f.cat == classifiers.SelfHarm && f.tgt == 0 && g.tgt == tgtOther ||
+				f.tgt == tgtOther && g.cat == classifiers.SelfHarm && g.tgt == tgtSelf {
+				f.sev = 0
+				break
+			}
+		}
+	}
 }
 
 // dup reports whether f is already in dst with the same rule (the same rule

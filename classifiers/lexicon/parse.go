@@ -22,15 +22,19 @@ var (
 	ErrOption   = errors.New("lexicon: invalid option")
 )
 
-const maxClasses = 256
+const maxClasses = 320
 
 // mask is a set of class indices.
 type mask [maxClasses / 64]uint64
 
-func (m *mask) set(i int)          { m[i>>6] |= 1 << (i & 63) }
-func (m *mask) has(i int) bool     { return m[i>>6]&(1<<(i&63)) != 0 }
-func (m *mask) meets(o *mask) bool { return m[0]&o[0]|m[1]&o[1]|m[2]&o[2]|m[3]&o[3] != 0 }
-func (m *mask) or(o *mask)         { m[0], m[1], m[2], m[3] = m[0]|o[0], m[1]|o[1], m[2]|o[2], m[3]|o[3] }
+func (m *mask) set(i int)      { m[i>>6] |= 1 << (i & 63) }
+func (m *mask) has(i int) bool { return m[i>>6]&(1<<(i&63)) != 0 }
+func (m *mask) meets(o *mask) bool {
+	return m[0]&o[0]|m[1]&o[1]|m[2]&o[2]|m[3]&o[3]|m[4]&o[4] != 0
+}
+func (m *mask) or(o *mask) {
+	m[0], m[1], m[2], m[3], m[4] = m[0]|o[0], m[1]|o[1], m[2]|o[2], m[3]|o[3], m[4]|o[4]
+}
 
 // catSet is a set of categories.
 type catSet uint8
@@ -224,6 +228,13 @@ func parseClasses(name string, r io.Reader) ([]classDef, error) {
 	return out, nil
 }
 
+// Target flags of a finding rule: whom the harm word it is anchored on is
+// aimed at, read from the pattern (see yield).
+const (
+	tgtSelf  = 1 << iota // the speaker ("… myself", "I want to die")
+	tgtOther             // another person, a group, an animal or a place
+)
+
 // rule actions.
 const (
 	actFind     = iota // report a finding
@@ -246,6 +257,7 @@ type rule struct {
 	firm   uint8
 	reach  uint8 // actModify: the highest firmness it lowers
 	scope  int   // actModify: sentences either side it covers
+	tgt    uint8 // actFind: whom the harm is aimed at (tgtSelf, tgtOther)
 	slots  []slot
 	anchor int
 }
@@ -256,7 +268,7 @@ type rule struct {
 //
 // categories is a comma list or "-"; action is a severity 1..5, "suppress",
 // or a negative delta for a context modifier; flags: strong, firm, reach1,
-// scopeN or "-". The pattern is a sequence of slots: a slot is CLASS or
+// scopeN, self, other or "-". The pattern is a sequence of slots: a slot is CLASS or
 // CLASS|CLASS or a lower-case literal word, "~N" between slots allows up to N
 // tokens in between, "^" marks the anchor slot, "!" the suppressed slot.
 func parseRules(name string, r io.Reader, classIndex func(string) (int, bool)) ([]rule, error) {
@@ -301,6 +313,10 @@ func parseRules(name string, r io.Reader, classIndex func(string) (int, bool)) (
 					ru.firm = firmFirm
 				case fl == "reach1":
 					ru.reach = firmStrong
+				case fl == "self":
+					ru.tgt |= tgtSelf
+				case fl == "other":
+					ru.tgt |= tgtOther
 				case strings.HasPrefix(fl, "scope"):
 					n, err := strconv.Atoi(fl[5:])
 					if err != nil || n < 0 {
@@ -358,6 +374,9 @@ func parseRules(name string, r io.Reader, classIndex func(string) (int, bool)) (
 			if n == 0 {
 				return nil, fmt.Errorf("%w: %s:%d: suppress rule without a '!' slot", ErrSyntax, name, ln)
 			}
+		}
+		if ru.tgt != 0 && (ru.act != actFind || ru.tgt == tgtSelf|tgtOther) {
+			return nil, fmt.Errorf("%w: %s:%d: self or other on a rule that is not a finding rule, or both", ErrSyntax, name, ln)
 		}
 		if ru.act != actSuppress && ru.cats == 0 {
 			return nil, fmt.Errorf("%w: %s:%d: rule without categories", ErrCategory, name, ln)

@@ -96,8 +96,8 @@ func (c *Classifier) tryRule(s *scratch, ru *rule, ai int) {
 			if !ru.cats.has(k) {
 				continue
 			}
-			s.found = append(s.found, pending{cat: k, sev: int8(ru.sev), firm: ru.firm,
-				ns: lo.ns, ne: hi.ne, sent: a.sent, rule: ru.id})
+			s.found = append(s.found, pending{cat: k, sev: int8(ru.sev), firm: ru.firm, tgt: ru.tgt,
+				ns: lo.ns, ne: hi.ne, as: a.ns, ae: a.ne, sent: a.sent, rule: ru.id})
 		}
 	}
 }

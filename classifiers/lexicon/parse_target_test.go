@@ -1,0 +1,27 @@
+package lexicon
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+func TestParseTargetFlags(t *testing.T) {
+	class := func(string) (int, bool) { return 0, true }
+	rs, err := parseRules("t", strings.NewReader("a\tviolence\t3\tstrong,other\tX Y\nb\tself_harm\t3\tself\tX\n"), class)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rs[0].tgt != tgtOther || rs[1].tgt != tgtSelf {
+		t.Errorf("targets %d, %d; want %d, %d", rs[0].tgt, rs[1].tgt, tgtOther, tgtSelf)
+	}
+	for _, bad := range []string{
+		"a\tviolence\t3\tself,other\tX\n", // both
+		"a\t-\tsuppress\tself\t!X\n",      // not a finding rule
+		"a\tviolence\t-2\tother\tX\n",     // a modifier
+	} {
+		if _, err := parseRules("t", strings.NewReader(bad), class); !errors.Is(err, ErrSyntax) {
+			t.Errorf("parseRules(%q) = %v, want ErrSyntax", bad, err)
+		}
+	}
+}
