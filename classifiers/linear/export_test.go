@@ -35,6 +35,7 @@ func (f Features) appendPlain(dst []uint32, s []byte) ([]uint32, bool) {
 	var st plainState
 	var prev uint64 // hash of the previous word
 	hasPrev := false
+	var hs []uint64 // every word's hash, for the crosses
 	it := wordIter{s: s, blk: -64}
 	for {
 		start, end, more := it.word()
@@ -54,6 +55,21 @@ func (f Features) appendPlain(dst []uint32, s []byte) ([]uint32, bool) {
 			j++
 		}
 		prev, hasPrev = h, true
+		hs = append(hs, h)
 	}
-	return dst[:base+j], true
+	if f.Cross {
+		var classes uint8
+		for _, h := range hs {
+			classes |= anchorOf(h)
+		}
+		for _, h := range hs {
+			for k := range numAnchors {
+				if classes&(1<<k) != 0 {
+					out = append(out[:j], crossBucket(h, k, 64-16))
+					j++
+				}
+			}
+		}
+	}
+	return append(dst[:base], out[:j]...), true
 }

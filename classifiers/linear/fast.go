@@ -100,6 +100,23 @@ func (m *Model) plainSums(p *plainScratch, s []byte) (sum [N]int64, n int, ok bo
 		a, b := bigramSums(m.lanes, hs[i-1:e])
 		n += flush32(&sum, a, b, e-i)
 	}
+	if m.p.Features.Cross {
+		// Every word crossed with each anchor class present.
+		var classes uint8
+		for _, h := range hs {
+			classes |= anchorOf(h)
+		}
+		for k := range numAnchors {
+			if classes&(1<<k) == 0 {
+				continue
+			}
+			for i := 0; i < len(hs); i += memoChunk {
+				e := min(len(hs), i+memoChunk)
+				a, b := crossSums(m.lanes, hs[i:e], k)
+				n += flush32(&sum, a, b, e-i)
+			}
+		}
+	}
 	return sum, n, true
 }
 

@@ -63,6 +63,73 @@ type Features struct {
 	// text joined by normalization) get every n-gram. 0: every word gets
 	// every n-gram.
 	Long uint8 `json:"long,omitempty"`
+	// Cross adds anchor crosses: for each anchor class some word of the
+	// text belongs to (anchorClass), every word's hash crossed with that
+	// class, so that a word can weigh differently next to a group of
+	// people, the second person or the first person.
+	Cross bool `json:"cross,omitempty"`
+}
+
+// anchorWords are the words of each anchor class of Features.Cross: words
+// that name a group of people (hate is about a group), the second person
+// (a threat or an insult is aimed at "you") and the first person
+// (self-harm is about "me"). docs/classifiers-model.md says why these.
+var anchorWords = [numAnchors][]string{
+	{"muslims", "muslim", "islam", "jews", "jew", "jewish", "christians", "christian", "blacks", "black", "whites", "white",
+		"asians", "asian", "arabs", "arab", "africans", "african", "mexicans", "mexican", "latinos", "latino", "hispanics",
+		"immigrants", "immigrant", "migrants", "refugees", "foreigners", "gays", "gay", "lesbians", "lesbian", "homosexuals",
+		"homosexual", "trans", "transgender", "queers", "queer", "women", "woman", "females", "feminists", "hindus", "indians",
+		"chinese", "disabled", "autistic", "elderly", "catholics", "atheists", "gypsies", "roma", "latinas",
+		"people", "they", "them", "their", "those"},
+	{"you", "your", "youre", "yourself", "u", "ur", "ya", "yours", "yall"},
+	{"i", "me", "my", "myself", "im", "ive", "mine"},
+}
+
+const numAnchors = 3
+
+// seedCross[k] marks the crosses with anchor class k.
+var seedCross = [numAnchors]uint64{0x1d8e4e27c47d124f, 0x7a3c5f19b0e6d283, 0x5b2e9d4a81c7f063}
+
+// anchorEntry is one slot of anchorTable: a word hash and its classes.
+type anchorEntry struct {
+	h       uint64
+	classes uint8
+}
+
+// anchorTable is an open-addressed table of the anchor words' hashes, by
+// the hash's top byte with linear probing: one or two loads per word.
+var anchorTable = func() (t [256]anchorEntry) {
+	for k, ws := range anchorWords {
+		for _, w := range ws {
+			h := wordHash([]byte(w))
+			i := h >> 56
+			for t[i].h != 0 && t[i].h != h {
+				i = (i + 1) & 255
+			}
+			t[i].h = h
+			t[i].classes |= 1 << k
+		}
+	}
+	return t
+}()
+
+// anchorOf returns the anchor classes of the word with hash h (bit k:
+// class k), 0 for most words.
+func anchorOf(h uint64) uint8 {
+	for i := h >> 56; ; i = (i + 1) & 255 {
+		switch e := &anchorTable[i]; e.h {
+		case h:
+			return e.classes
+		case 0:
+			return 0
+		}
+	}
+}
+
+// crossBucket is the bucket of the word with hash h crossed with anchor
+// class k.
+func crossBucket(h uint64, k int, shift uint) uint32 {
+	return uint32((h ^ seedCross[k]) * mix64 >> shift)
 }
 
 // isWordByte reports whether c belongs to a word of the normalized text:
@@ -99,6 +166,10 @@ func (f Features) AppendFeatures(dst []uint32, s []byte) []uint32 {
 	grams := maxN - minN + 1
 	base := len(dst)
 	bound := (len(s) + 1) * (8*grams + 2)
+	var classes uint8
+	if f.Cross {
+		bound += (len(s) + 1) * numAnchors
+	}
 	if cap(dst)-base < bound {
 		dst = append(dst[:cap(dst)], make([]uint32, base+bound-cap(dst))...)
 	}
@@ -174,6 +245,31 @@ func (f Features) AppendFeatures(dst []uint32, s []byte) []uint32 {
 			j++
 		}
 		prev, havePrev = h, true
+		if f.Cross {
+			classes |= anchorOf(h)
+		}
+	}
+	if classes != 0 {
+		// A second pass: every word crossed with each class present.
+		it := wordIter{s: s, blk: -64}
+		for {
+			start, end, more := it.word()
+			if !more {
+				break
+			}
+			var h uint64
+			if L := end - start; L <= 6 {
+				h = shortWordHash(packWord(s, start, end), L)
+			} else {
+				h = wordHash(s[start:end])
+			}
+			for k := range numAnchors {
+				if classes&(1<<k) != 0 {
+					out[j] = crossBucket(h, k, shift)
+					j++
+				}
+			}
+		}
 	}
 	return dst[:base+j]
 }

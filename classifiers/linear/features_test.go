@@ -74,6 +74,23 @@ func slowFeatures(f Features, s []byte) []uint32 {
 			out = append(out, uint32(((p*prime64)^h^seedBigram)*mix64>>shift))
 		}
 	}
+	if f.Cross {
+		present := map[int]bool{}
+		for _, w := range words {
+			for k, as := range anchorWords {
+				if slices.Contains(as, string(w)) {
+					present[k] = true
+				}
+			}
+		}
+		for _, w := range words {
+			for k := range anchorWords {
+				if present[k] {
+					out = append(out, uint32((wordHash(w)^seedCross[k])*mix64>>shift))
+				}
+			}
+		}
+	}
 	return out
 }
 
@@ -87,7 +104,10 @@ func TestAppendFeaturesMatchesSlow(t *testing.T) {
 		{Bits: 16, MinN: 3, MaxN: 5, Words: true, Long: 9},
 		{Bits: 16, MinN: 2, MaxN: 8, Bigrams: true, Long: 3},
 		{Bits: 18, MinN: 8, MaxN: 8, Words: true, Long: 40},
+		{Bits: 16, MinN: 4, MaxN: 4, Words: true, Bigrams: true, Long: 8, Cross: true},
+		{Bits: 12, Words: true, Cross: true},
 	}
+	anchors := []string{"you", "i", "my", "they", "women", "muslims", "yourself"}
 	alphabet := []byte("abcxyz019 .,'-\n\xc3\xa9\xe4\xb8\xad")
 	rng := rand.New(rand.NewPCG(1, 2))
 	for _, f := range configs {
@@ -99,6 +119,11 @@ func TestAppendFeaturesMatchesSlow(t *testing.T) {
 			s := make([]byte, size)
 			for i := range s {
 				s[i] = alphabet[rng.IntN(len(alphabet))]
+			}
+			for range rng.IntN(3) { // anchor words, for the crosses
+				s = append(s, ' ')
+				s = append(s, anchors[rng.IntN(len(anchors))]...)
+				s = append(s, ' ')
 			}
 			if rng.IntN(10) == 0 { // a very long word hits the n-gram cap
 				s = append(s, make([]byte, 100)...)

@@ -131,9 +131,9 @@ func decode(data []byte) (Params, error) {
 		return p, fmt.Errorf("%w: checksum mismatch", ErrFormat)
 	}
 	h := data[8:16]
-	p.Features = Features{Bits: h[0], MinN: h[1], MaxN: h[2], Words: h[3]&1 != 0, Bigrams: h[3]&2 != 0, Long: h[5]}
+	p.Features = Features{Bits: h[0], MinN: h[1], MaxN: h[2], Words: h[3]&1 != 0, Bigrams: h[3]&2 != 0, Cross: h[3]&4 != 0, Long: h[5]}
 	p.Normalization = Normalization(h[4])
-	if h[3]&^3 != 0 || h[6]|h[7] != 0 {
+	if h[3]&^7 != 0 || h[6]|h[7] != 0 {
 		return p, fmt.Errorf("%w: reserved bits set", ErrFormat)
 	}
 	if p.Features.Bits < 12 || p.Features.Bits > 24 {
@@ -216,6 +216,9 @@ func (p *Params) Encode() ([]byte, error) {
 	}
 	if f.Bigrams {
 		flags |= 2
+	}
+	if f.Cross {
+		flags |= 4
 	}
 	scale, q := quantize(p.Weights)
 	out := make([]byte, 0, headerSize+len(q)*N+4)

@@ -33,11 +33,28 @@ func isASCII(b []byte) bool {
 	return true
 }
 
-// shipped is the feature set of the fast path.
-var shipped = linear.Features{Bits: 16, MinN: 4, MaxN: 4, Words: true, Bigrams: true, Long: 8}
+// shipped is the feature set of the fast path, without and with anchor
+// crosses.
+var (
+	shipped      = linear.Features{Bits: 16, MinN: 4, MaxN: 4, Words: true, Bigrams: true, Long: 8}
+	shippedCross = linear.Features{Bits: 16, MinN: 4, MaxN: 4, Words: true, Bigrams: true, Long: 8, Cross: true}
+)
 
-// shippedModel is the shipped model, loaded once.
-var shippedModel = sync.OnceValues(linear.Default)
+// shippedModel is the shipped model, loaded once; crossModels are its
+// weights read with and without anchor crosses, whichever it has.
+var (
+	shippedModel = sync.OnceValues(linear.Default)
+	crossModels  = sync.OnceValues(func() ([]*linear.Model, error) {
+		m, err := linear.Default()
+		if err != nil {
+			return nil, err
+		}
+		p := m.Params()
+		p.Features.Cross = !p.Features.Cross
+		other, err := linear.New(p)
+		return []*linear.Model{m, other}, err
+	})
+)
 
 // checkScores fails when Scores or ScoresNormalized, fast path or not,
 // differ from the ordinary path: NormV1, every feature listed and the
@@ -47,11 +64,13 @@ func checkScores(t *testing.T, what string, i int, text []byte) {
 	if raceEnabled && i%16 != 0 {
 		return // a sample: the race detector makes this test slow
 	}
-	m, err := shippedModel()
+	ms, err := crossModels()
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkScoresOf(t, m, what, i, text)
+	for _, m := range ms {
+		checkScoresOf(t, m, what, i, text)
+	}
 }
 
 // checkScoresOf fails when m's Scores or ScoresNormalized, fast path or
@@ -75,30 +94,38 @@ func checkScoresOf(t *testing.T, m *linear.Model, what string, i int, text []byt
 func checkFast(t *testing.T, what string, i int, text []byte) bool {
 	t.Helper()
 	checkScores(t, what, i, text)
-	got, ok := linear.FastFeatures(shipped, text)
-	if !ok {
-		return false
+	ok := false
+	for _, f := range []linear.Features{shipped, shippedCross} {
+		got, fast := linear.FastFeatures(f, text)
+		if !fast {
+			continue
+		}
+		ok = true
+		want := f.AppendFeatures(nil, linear.NormV1.Append(nil, text))
+		if !slices.Equal(got, want) {
+			t.Fatalf("%s %d (crosses %v): fast path gave %d features, normalized text %d (or other buckets)", what, i, f.Cross, len(got), len(want))
+		}
 	}
-	want := shipped.AppendFeatures(nil, linear.NormV1.Append(nil, text))
-	if !slices.Equal(got, want) {
-		t.Fatalf("%s %d: fast path gave %d features, normalized text %d (or other buckets)", what, i, len(got), len(want))
-	}
-	return true
+	return ok
 }
 
 // checkNormFast fails when the fast path of ScoresNormalized answers for
 // text with features other than those of its NormV1 normalization.
 func checkNormFast(t *testing.T, what string, i int, text []byte) bool {
 	t.Helper()
-	got, ok := linear.NormFeatures(shipped, normalized(text))
-	if !ok {
-		return false
+	ok := false
+	for _, f := range []linear.Features{shipped, shippedCross} {
+		got, fast := linear.NormFeatures(f, normalized(text))
+		if !fast {
+			continue
+		}
+		ok = true
+		want := f.AppendFeatures(nil, linear.NormV1.Append(nil, text))
+		if !slices.Equal(got, want) {
+			t.Fatalf("%s %d (crosses %v): normalized fast path gave %d features, normalized text %d (or other buckets)", what, i, f.Cross, len(got), len(want))
+		}
 	}
-	want := shipped.AppendFeatures(nil, linear.NormV1.Append(nil, text))
-	if !slices.Equal(got, want) {
-		t.Fatalf("%s %d: normalized fast path gave %d features, normalized text %d (or other buckets)", what, i, len(got), len(want))
-	}
-	return true
+	return ok
 }
 
 // TestFastPathMatchesNormV1 is the differential test of the model's fast
@@ -138,7 +165,7 @@ func TestFastPathMatchesNormV1(t *testing.T) {
 	}
 	// Words of ordinary text with a letter now and then doubled or
 	// tripled, single letters, and separators.
-	vocab := []string{"kill", "the", "a", "i", "k", "b", "process", "aaa", "see", "seee", "internationalization",
+	vocab := []string{"kill", "the", "a", "i", "k", "b", "process", "you", "my", "they", "women", "yourself", "aaa", "see", "seee", "internationalization",
 		"hello", "Hello", "HELLO", "don't", "x", "at", "!", "?", ".", ",", "-", "2024", "mp3", "10am", "@", "$5", "a-b",
 		"\uff4b\uff49\uff4c\uff4c", "\u0441at", "\U0001d41b\U0001d428\U0001d425\U0001d41d", "k\u200bill", "caf\u00e9",
 		// Other scripts: ScoresNormalized's fast path takes normalized

@@ -25,7 +25,12 @@ func TestPlainSumsMatchAppendPlain(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, m := range []*Model{shipped, saturated} {
+	p.Features.Cross = !p.Features.Cross
+	crossed, err := New(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range []*Model{shipped, saturated, crossed} {
 		checkPlainSums(t, m)
 	}
 }
@@ -98,6 +103,9 @@ func checkPlainSums(t *testing.T, m *Model) {
 		}
 		for range nw {
 			w := word(clean)
+			if rng.IntN(20) == 0 { // an anchor word, for the crosses
+				w = []byte(anchorWords[rng.IntN(numAnchors)][0])
+			}
 			if len(w) > 8 {
 				long++
 			}

@@ -56,6 +56,19 @@ func bigramSumsGo(w []uint64, hs []uint64) (a, b uint64) {
 	return a, b
 }
 
+// crossSums adds up the weights of every hash in hs crossed with anchor
+// class k (len(hs) features).
+func crossSums(w []uint64, hs []uint64, k int) (a, b uint64) {
+	const shift = 64 - 16 // fastPath: Bits == 16
+	mask := uint32(len(w) - 1)
+	for _, h := range hs {
+		v := w[crossBucket(h, k, shift)&mask]
+		a += v & lanes32
+		b += v >> 16 & lanes32
+	}
+	return a, b
+}
+
 // lanes32 keeps lanes 0 and 2 of four 16-bit lanes, in 32-bit lanes.
 const lanes32 = 0x0000ffff0000ffff
 

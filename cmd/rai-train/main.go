@@ -100,6 +100,7 @@ func run(args []string, stdout io.Writer) error {
 	maxN := fs.Uint("maxn", uint(def.Features.MaxN), "longest character n-gram")
 	words := fs.Bool("words", def.Features.Words, "word unigram features")
 	bigrams := fs.Bool("bigrams", def.Features.Bigrams, "word bigram features")
+	cross := fs.Bool("cross", def.Features.Cross, "anchor crosses: every word crossed with each anchor class present (group, second person, first person)")
 	long := fs.Uint("long", uint(def.Features.Long), "words of at most this many bytes get only their edge n-grams (0: all n-grams for every word)")
 	norm := fs.Uint("norm", uint(def.Normalization), "text normalization (0 ASCII lowercase, 1 classifiers/internal/normalize)")
 	l2 := fs.Float64("l2", def.L2, "L2 penalty")
@@ -120,7 +121,7 @@ func run(args []string, stdout io.Writer) error {
 		return err
 	}
 	cfg := def
-	cfg.Features = linear.Features{Bits: uint8(*bits), MinN: uint8(*minN), MaxN: uint8(*maxN), Words: *words, Bigrams: *bigrams, Long: uint8(*long)}
+	cfg.Features = linear.Features{Bits: uint8(*bits), MinN: uint8(*minN), MaxN: uint8(*maxN), Words: *words, Bigrams: *bigrams, Long: uint8(*long), Cross: *cross}
 	cfg.Normalization = linear.Normalization(*norm)
 	cfg.L2, cfg.MaxIter = *l2, *maxIter
 	cfg.OffensiveWeight, cfg.SyntheticWeight, cfg.PosBalance = float32(*offensive), float32(*synthW), *posBal
