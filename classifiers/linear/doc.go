@@ -1,7 +1,9 @@
 // Package linear is a learned harm classifier: one logistic regression per
 // category (HATE, SEXUAL, VIOLENCE, SELF_HARM) over hashed features of the
 // normalized text — word unigrams, word bigrams and character n-grams of
-// words (only the first and last of short words; see Features.Long) —
+// words (only the first and last of short words; see Features.Long), and
+// every word crossed with the anchor classes the text holds (a group of
+// people, the second person, the first person; Features.Cross) —
 // computed with an inline FNV-style hash, no allocation per call. Weights
 // are int8 with one power-of-two scale per category, so the shipped table
 // (2^16 buckets) stays in a core's L2 cache.

@@ -30,7 +30,8 @@ import (
 //	  idf    [4][dims]float32
 //	crc        uint32, CRC-32 (IEEE) of everything above
 //
-// flags: bit 0 word unigrams, bit 1 word bigrams. A model without a vector
+// flags: bit 0 word unigrams, bit 1 word bigrams, bit 2 anchor crosses
+// (Features.Cross). A model without a vector
 // term is written as RAILIN2, byte for byte what earlier versions wrote;
 // both versions load.
 

@@ -40,11 +40,11 @@ var (
 	shippedCross = linear.Features{Bits: 16, MinN: 4, MaxN: 4, Words: true, Bigrams: true, Long: 8, Cross: true}
 )
 
-// shippedModel is the shipped model, loaded once; crossModels are its
-// weights read with and without anchor crosses, whichever it has.
+// crossModels are the shipped model, loaded once, and its weights read
+// with anchor crosses flipped (off when it has them, on when not), so that
+// both feature sets are checked whatever the shipped model uses.
 var (
-	shippedModel = sync.OnceValues(linear.Default)
-	crossModels  = sync.OnceValues(func() ([]*linear.Model, error) {
+	crossModels = sync.OnceValues(func() ([]*linear.Model, error) {
 		m, err := linear.Default()
 		if err != nil {
 			return nil, err
