@@ -15,7 +15,7 @@
 // When the text spells words evasively (Evasive: "k i l l", "k.i.l.l",
 // "k1ll"; read from the report of what classifiers/internal/normalize
 // folded, normalize.Spelled and normalize.Leet) the model's log-odds are
-// raised by 0.5 before its level is read (spelling a word out dilutes the
+// raised by 1 before its level is read (spelling a word out dilutes the
 // model's features). Each rule finding's severity s then becomes:
 //
 //	s = 1 (LOW, including hits the rules lowered for context):

@@ -212,9 +212,10 @@ func TestEvasive(t *testing.T) {
 // as scored.
 func TestEvasionRaisesLogOdds(t *testing.T) {
 	const (
-		underMedium = 0.55 // weak; log-odds +0.5 gives 0.67: confident
-		underHigh   = 0.85 // confident; +0.5 gives 0.90: sure
-		farUnder    = 0.35 // weak; +0.5 gives 0.47: still weak
+		underMedium = 0.55 // weak; log-odds +1 gives 0.77: confident
+		underHigh   = 0.85 // confident; +1 gives 0.94: sure
+		farUnder    = 0.35 // weak; +1 gives 0.59: still weak
+		farUnsure   = 0.12 // unsure; +1 gives 0.27: still unsure
 	)
 	const v = classifiers.Violence
 	tests := []struct {
@@ -232,7 +233,7 @@ func TestEvasionRaisesLogOdds(t *testing.T) {
 		{"confident, letter-spaced", underHigh, "b a k e it", nil, 3},
 		{"evasion off", underMedium, "b a k e it", []ensemble.Option{ensemble.WithEvasion(false)}, 1},
 		{"sure and evasive, max 1", pSure, "b a k e it", []ensemble.Option{ensemble.WithModelAloneMax(1)}, 2},
-		{"unsure, letter-spaced", pUnsure, "b a k e it", nil, 0},
+		{"unsure, letter-spaced", farUnsure, "b a k e it", nil, 0},
 	}
 	for _, tc := range tests {
 		m := fakeModel{v: tc.p}

@@ -14,7 +14,8 @@ import (
 
 // File format (little endian), optionally gzip-compressed as a whole:
 //
-//	magic   [8]byte "RAILIN2\n", or "RAILIN3\n" with a word-vector term
+//	magic   [8]byte "RAILIN2\n", "RAILIN3\n" with a word-vector term, or
+//	        "RAILIN4\n" with a word-vector term and a phrase term
 //	bits, minN, maxN, flags, normalization, long uint8; 2 reserved zero bytes
 //	categories uint32 (= 4)
 //	bias       [4]float32
@@ -28,6 +29,13 @@ import (
 //	  const  [4]float32
 //	  mean   [4][dims]float32
 //	  idf    [4][dims]float32
+//	RAILIN4 only, then the phrase term (ConvTerm):
+//	  width, filters uint16
+//	  kernel [filters][width][dims]float32
+//	  fbias  [filters]float32
+//	  const  [4]float32
+//	  out    [4][filters]float32
+//	  absent [4]float32
 //	crc        uint32, CRC-32 (IEEE) of everything above
 //
 // flags: bit 0 word unigrams, bit 1 word bigrams, bit 2 anchor crosses
@@ -38,6 +46,7 @@ import (
 var (
 	magic   = [8]byte{'R', 'A', 'I', 'L', 'I', 'N', '2', '\n'}
 	magicV3 = [8]byte{'R', 'A', 'I', 'L', 'I', 'N', '3', '\n'}
+	magicV4 = [8]byte{'R', 'A', 'I', 'L', 'I', 'N', '4', '\n'}
 )
 
 // poolsMeanIDF is the pools field of a RAILIN3 file.
@@ -54,7 +63,8 @@ const headerSize = 8 + 8 + 4 + 4*N + 4*4*N + 4*N
 
 // maxFileSize bounds what Load reads (1<<24 buckets of four int8 and a
 // vector term of 1024 dimensions).
-const maxFileSize = headerSize + (1<<24)*N + vecHeaderSize + 2*N*1024*4 + 4
+const maxFileSize = headerSize + (1<<24)*N + vecHeaderSize + 2*N*1024*4 +
+	4 + maxConvFilters*(maxConvWidth*1024+1+N)*4 + 2*N*4 + 4
 
 func (p *Params) validate() error {
 	f := p.Features
@@ -86,8 +96,16 @@ func (p *Params) validate() error {
 			}
 		}
 	}
+	if p.Conv != nil && p.Vectors == nil {
+		return fmt.Errorf("%w: a phrase term needs a vector term", ErrFormat)
+	}
 	if p.Vectors != nil {
-		return p.Vectors.validate()
+		if err := p.Vectors.validate(); err != nil {
+			return err
+		}
+	}
+	if p.Conv != nil {
+		return p.Conv.validate(p.Vectors.Dims)
 	}
 	return nil
 }
@@ -123,7 +141,8 @@ func decode(data []byte) (Params, error) {
 	if len(data) > maxFileSize || len(data) < fixed+4 {
 		return p, fmt.Errorf("%w: size %d", ErrFormat, len(data))
 	}
-	v3 := bytes.Equal(data[:8], magicV3[:])
+	v4 := bytes.Equal(data[:8], magicV4[:])
+	v3 := v4 || bytes.Equal(data[:8], magicV3[:])
 	if !v3 && !bytes.Equal(data[:8], magic[:]) {
 		return p, fmt.Errorf("%w: bad magic", ErrFormat)
 	}
@@ -154,6 +173,17 @@ func decode(data []byte) (Params, error) {
 			return p, fmt.Errorf("%w: vector pools %#x", ErrFormat, pools)
 		}
 		want += vecHeaderSize + 2*N*dims*4
+		if v4 {
+			if len(body) < want+4 {
+				return p, fmt.Errorf("%w: size %d, want at least %d", ErrFormat, len(data), want+8)
+			}
+			width := int(binary.LittleEndian.Uint16(body[want:]))
+			filters := int(binary.LittleEndian.Uint16(body[want+2:]))
+			if width < 1 || width > maxConvWidth || filters < 1 || filters > maxConvFilters {
+				return p, fmt.Errorf("%w: convolution of width %d with %d filters", ErrFormat, width, filters)
+			}
+			want += 4 + (filters*width*dims+filters+N+N*filters+N)*4
+		}
 	}
 	if len(body) != want {
 		return p, fmt.Errorf("%w: size %d, want %d", ErrFormat, len(data), want+4)
@@ -202,6 +232,29 @@ func decode(data []byte) (Params, error) {
 		}
 		p.Vectors = v
 	}
+	if v4 {
+		t := &ConvTerm{Width: int(binary.LittleEndian.Uint16(body[off:])), Filters: int(binary.LittleEndian.Uint16(body[off+2:]))}
+		off += 4
+		floats := func(n int) []float32 {
+			out := make([]float32, n)
+			for i := range out {
+				out[i] = f32()
+			}
+			return out
+		}
+		t.Kernel = floats(t.Filters * t.Width * p.Vectors.Dims)
+		t.FBias = floats(t.Filters)
+		for c := range N {
+			t.Const[c] = f32()
+		}
+		for c := range N {
+			t.Out[c] = floats(t.Filters)
+		}
+		for c := range N {
+			t.Absent[c] = f32()
+		}
+		p.Conv = t
+	}
 	return p, nil
 }
 
@@ -223,9 +276,12 @@ func (p *Params) Encode() ([]byte, error) {
 	}
 	scale, q := quantize(p.Weights)
 	out := make([]byte, 0, headerSize+len(q)*N+4)
-	if p.Vectors != nil {
+	switch {
+	case p.Conv != nil:
+		out = append(out, magicV4[:]...)
+	case p.Vectors != nil:
 		out = append(out, magicV3[:]...)
-	} else {
+	default:
 		out = append(out, magic[:]...)
 	}
 	out = append(out, f.Bits, f.MinN, f.MaxN, flags, byte(p.Normalization), f.Long, 0, 0)
@@ -261,6 +317,15 @@ func (p *Params) Encode() ([]byte, error) {
 				for _, x := range src[c] {
 					put(x)
 				}
+			}
+		}
+	}
+	if t := p.Conv; t != nil {
+		out = binary.LittleEndian.AppendUint16(out, uint16(t.Width))
+		out = binary.LittleEndian.AppendUint16(out, uint16(t.Filters))
+		for _, xs := range [][]float32{t.Kernel, t.FBias, t.Const[:], t.Out[0], t.Out[1], t.Out[2], t.Out[3], t.Absent[:]} {
+			for _, x := range xs {
+				put(x)
 			}
 		}
 	}

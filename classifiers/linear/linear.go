@@ -66,6 +66,9 @@ type Params struct {
 	// Vectors, when not nil, adds the pooled word-vector term (see
 	// VectorTerm) to the log-odds.
 	Vectors *VectorTerm
+	// Conv, when not nil, adds the phrase term (see ConvTerm) over the
+	// same words; it needs Vectors.
+	Conv *ConvTerm
 }
 
 // Model is a trained multi-label linear classifier. It is immutable and safe
@@ -78,8 +81,9 @@ type Model struct {
 	fast  bool       // Features.fastPath
 	scale [N]float32 // weight = q × scale
 	norm  normalizer
-	vec   *vecModel // nil: no word-vector term
-	pool  sync.Pool // *scratch
+	vec   *vecModel  // nil: no word-vector term
+	conv  *convModel // nil: no phrase term
+	pool  sync.Pool  // *scratch
 }
 
 type scratch struct {
@@ -90,6 +94,8 @@ type scratch struct {
 	fold  []byte        // a word with a digit, folded, for the vector term
 	memo  *vecMemo      // vector term only
 	ids   []int32       // the table ids of the words, for the vector term
+	conv  *convScratch  // phrase term only
+	seg   *segScratch   // word splitting, allocated when first needed
 }
 
 var ruleNames = [N]string{"linear/hate", "linear/sexual", "linear/violence", "linear/self_harm"}
@@ -110,6 +116,11 @@ func New(p Params) (*Model, error) {
 		}
 		if m.vec, err = newVecModel(p.Vectors, tab); err != nil {
 			return nil, err
+		}
+		if p.Conv != nil {
+			if m.conv, err = newConvModel(p.Conv, tab); err != nil {
+				return nil, err
+			}
 		}
 	}
 	scale, q := quantize(p.Weights)
@@ -135,6 +146,9 @@ func New(p Params) (*Model, error) {
 		}
 		if m.vec != nil {
 			s.memo = new(vecMemo)
+		}
+		if m.conv != nil {
+			s.conv = m.conv.newScratch()
 		}
 		return s
 	}
@@ -203,8 +217,12 @@ func (m *Model) scorePlain(s *scratch, text []byte, out *[N]float32) bool {
 	}
 	z := m.logits(sum, n)
 	if m.vec != nil {
-		s.ids, s.fold = m.vec.spans(s.ids[:0], text, s.plain.spans, s.fold, s.memo)
+		var words int
+		s.ids, s.fold, words = m.vec.spans(s.ids[:0], text, s.plain.spans, s.fold, s.memo, &s.seg)
 		m.vec.add(&z, s.ids)
+		if m.conv != nil {
+			m.conv.add(&z, s.ids, words, s.conv)
+		}
 	}
 	probabilities(z, out)
 	return true
@@ -256,8 +274,12 @@ func (m *Model) put(s *scratch) {
 func (m *Model) scoreFeatures(s *scratch, feats []uint32, text []byte, out *[N]float32) {
 	z := m.Logits(feats)
 	if m.vec != nil {
-		s.ids = m.vec.text(s.ids[:0], text, s.memo)
+		var words int
+		s.ids, words = m.vec.text(s.ids[:0], text, s.memo, &s.seg)
 		m.vec.add(&z, s.ids)
+		if m.conv != nil {
+			m.conv.add(&z, s.ids, words, s.conv)
+		}
 	}
 	probabilities(z, out)
 }
@@ -269,7 +291,12 @@ func (m *Model) scoreFeatures(s *scratch, feats []uint32, text []byte, out *[N]f
 func (m *Model) LogitsNormalized(text []byte) [N]float32 {
 	z := m.Logits(m.p.Features.AppendFeatures(nil, text))
 	if m.vec != nil {
-		m.vec.add(&z, m.vec.text(nil, text, new(vecMemo)))
+		var seg *segScratch
+		ids, words := m.vec.text(nil, text, new(vecMemo), &seg)
+		m.vec.add(&z, ids)
+		if m.conv != nil {
+			m.conv.add(&z, ids, words, m.conv.newScratch())
+		}
 	}
 	return z
 }

@@ -133,7 +133,7 @@ var (
 )
 
 // vecMemoBits is log2 of the entries of a vecMemo: 16 KiB.
-const vecMemoBits = 10
+const vecMemoBits = 12
 
 // vecMemo is a direct-mapped memo of the table ids of words of at most
 // eight bytes, one per scratch (so per goroutine at a time), valid for
@@ -143,28 +143,42 @@ type vecMemo [1 << vecMemoBits]vecMemoEntry
 
 type vecMemoEntry struct {
 	key uint64 // the word's bytes, first byte high (packWord); 0: empty
-	id  int32  // its id, or -1 when the table does not have it
+	id  int32  // its id; memoAbsent or memoSplit when the table does not have it
 }
+
+// The ids of a vecMemoEntry for a word the table does not hold.
+const (
+	memoAbsent int32 = -1 // nor does it split (segment)
+	memoSplit  int32 = -2 // but it splits into words the table holds
+)
 
 // lookup returns the id of the word s[start:end] of at most eight bytes,
 // or -1.
-func (vm *vecModel) lookup(memo *vecMemo, s []byte, start, end int) int32 {
+func (vm *vecModel) lookup(memo *vecMemo, s []byte, start, end int, seg **segScratch) int32 {
 	x := packWord(s, start, end)
 	e := &memo[x*mix64>>(64-vecMemoBits)]
 	if e.key != x {
-		return vm.fill(e, x, s[start:end])
+		return vm.fill(e, x, s[start:end], seg)
 	}
 	return e.id
 }
 
 // fill looks the word w, packed in x, up in the table and notes its id (or
-// -1) in e.
+// memoAbsent, or memoSplit) in e.
 //
 //go:noinline
-func (vm *vecModel) fill(e *vecMemoEntry, x uint64, w []byte) int32 {
+func (vm *vecModel) fill(e *vecMemoEntry, x uint64, w []byte, seg **segScratch) int32 {
 	id, ok := vm.tab.Lookup(w)
 	if !ok {
-		id = -1
+		id = memoAbsent
+		if segmentable(w) {
+			if *seg == nil {
+				*seg = new(segScratch)
+			}
+			if _, ok := split(vm.tab, w, *seg); ok {
+				id = memoSplit
+			}
+		}
 	}
 	*e = vecMemoEntry{key: x, id: id}
 	return id
@@ -181,35 +195,72 @@ func (vm *vecModel) find(w []byte) int32 {
 }
 
 // text appends to ids the table ids of the words of the normalized text s
-// found in the table: the ordinary path.
-func (vm *vecModel) text(ids []int32, s []byte, memo *vecMemo) []int32 {
+// found in the table and those of the parts of a word split by segment (as
+// ^id), and returns how many words s has (a split word counting as its
+// parts): the ordinary path. seg is scratch, allocated when
+// first needed.
+func (vm *vecModel) text(ids []int32, s []byte, memo *vecMemo, seg **segScratch) ([]int32, int) {
 	it := wordIter{s: s, blk: -64}
+	words := 0
 	for {
 		start, end, more := it.word()
 		if !more {
 			break
 		}
+		words++
 		var id int32
 		if end-start <= 8 {
-			id = vm.lookup(memo, s, start, end)
+			id = vm.lookup(memo, s, start, end, seg)
 		} else {
 			id = vm.find(s[start:end])
+		}
+		// A long word the table does not hold may split, and so may a short
+		// one the memo marks so.
+		if id == memoSplit || id < 0 && end-start > 8 {
+			var parts int
+			ids, parts = vm.split(ids, s[start:end], seg)
+			words += parts - 1
+			continue
 		}
 		if id >= 0 {
 			ids = append(ids, id)
 		}
 	}
-	return ids
+	return ids, words
+}
+
+// split appends the ids of the parts of the word w, which the table does
+// not hold, when segment splits it, each as ^id (negative: the vector term
+// skips them, the phrase term reads them), and returns how many parts it
+// counts as (1 when it is not split).
+//
+//go:noinline
+func (vm *vecModel) split(ids []int32, w []byte, seg **segScratch) ([]int32, int) {
+	if !segmentable(w) {
+		return ids, 1
+	}
+	if *seg == nil {
+		*seg = new(segScratch)
+	}
+	base := len(ids)
+	ids, parts, ok := segment(ids, vm.tab, w, *seg)
+	if !ok {
+		return ids, 1
+	}
+	for i := base; i < len(ids); i++ {
+		ids[i] = ^ids[i]
+	}
+	return ids, parts
 }
 
 // spans appends to ids the table ids of the words of s listed in spans
-// (appendWords) found in the table: the fast path, where a word with a
-// digit is folded first (fold is scratch, returned for reuse).
-func (vm *vecModel) spans(ids []int32, s []byte, spans []uint64, fold []byte, memo *vecMemo) ([]int32, []byte) {
-	base := len(ids)
+// (appendWords) found in the table, and returns how many words s has: the
+// fast path, where a word with a digit is folded first and a long word the
+// table does not hold is split as in text (fold is scratch, returned for
+// reuse).
+func (vm *vecModel) spans(ids []int32, s []byte, spans []uint64, fold []byte, memo *vecMemo, seg **segScratch) ([]int32, []byte, int) {
 	ids = slices.Grow(ids, len(spans))
-	out := ids[base : base+len(spans)]
-	k := 0
+	words := len(spans)
 	for _, sp := range spans {
 		start, end := spanStart(sp), spanEnd(sp)
 		var id int32
@@ -218,21 +269,32 @@ func (vm *vecModel) spans(ids []int32, s []byte, spans []uint64, fold []byte, me
 			e := &memo[x*mix64>>(64-vecMemoBits)]
 			id = e.id
 			if e.key != x {
-				id = vm.fill(e, x, s[start:end])
+				id = vm.fill(e, x, s[start:end], seg)
+			}
+			if id == memoSplit {
+				var parts int
+				ids, parts = vm.split(ids, s[start:end], seg)
+				words += parts - 1
+				continue
 			}
 		} else {
 			fold = vm.other(fold, s[start:end], sp&digitSpan != 0)
-			id = vm.find(fold)
+			if id = vm.find(fold); id < 0 {
+				var parts int
+				ids, parts = vm.split(ids, fold, seg)
+				words += parts - 1
+				continue
+			}
 		}
-		out[k] = id
 		if id >= 0 {
-			k++
+			ids = append(ids, id)
 		}
 	}
-	return ids[:base+k], fold
+	return ids, fold, words
 }
 
-// add adds the term of the words ids (from text or spans) to z. The sums
+// add adds the term of the words ids (from text or spans; the parts of
+// split words, negative, left out) to z. The sums
 // are locals in a loop without calls, which the compiler keeps in
 // registers, taken in the order of the words, so every path gets the same
 // bits.
@@ -242,7 +304,12 @@ func (vm *vecModel) add(z *[N]float32, ids []int32) {
 	}
 	var m0, m1, m2, m3, f0, f1, f2, f3, w float32
 	rows := vm.rows
+	n := 0
 	for _, id := range ids {
+		if id < 0 {
+			continue // a part of a split word: the phrase term's only
+		}
+		n++
 		r := &rows[id]
 		m0 += r.mean[0]
 		m1 += r.mean[1]
@@ -254,7 +321,10 @@ func (vm *vecModel) add(z *[N]float32, ids []int32) {
 		f3 += r.idf[3]
 		w += r.w
 	}
-	inv := 1 / float32(len(ids))
+	if n == 0 {
+		return
+	}
+	inv := 1 / float32(n)
 	invW := 1 / w
 	z[0] += vm.konst[0] + m0*inv + f0*invW
 	z[1] += vm.konst[1] + m1*inv + f1*invW
@@ -278,7 +348,9 @@ func (vm *vecModel) other(fold, w []byte, digits bool) []byte {
 // IDF-weighted mean of the vectors of the words of the normalized text s
 // (as Normalization.Append makes it) found in tab, the pools a model's
 // VectorTerm weights, and returns how many words were found; with none,
-// mean and idf are 0. Training calls it; it allocates nothing.
+// mean and idf are 0. Unlike the phrase term (TableWords), the pools take
+// a word tab does not hold as it is, unsplit. Training calls it; it
+// allocates nothing.
 func Pool(tab *vectors.Table, s []byte, mean, idf []float32) int {
 	clear(mean)
 	clear(idf)
@@ -308,4 +380,39 @@ func Pool(tab *vectors.Table, s []byte, mean, idf []float32) int {
 		}
 	}
 	return n
+}
+
+// TableWords appends to dst the ids in tab of the words of the normalized
+// text s (as Normalization.Append makes it) that tab holds, in order, a
+// word tab does not hold split into tab's words when segment splits it:
+// the words the phrase term (ConvTerm) reads. It also returns how many
+// words s has, held by tab or not (a split word counts as its parts). It
+// is the reference the models' paths are tested against.
+func TableWords(dst []int32, tab *vectors.Table, s []byte) (ids []int32, words int) {
+	it := wordIter{s: s, blk: -64}
+	var seg *segScratch
+	for {
+		start, end, more := it.word()
+		if !more {
+			return dst, words
+		}
+		w := s[start:end]
+		if id, ok := tab.Lookup(w); ok {
+			dst = append(dst, id)
+			words++
+			continue
+		}
+		if segmentable(w) {
+			if seg == nil {
+				seg = new(segScratch)
+			}
+			var parts int
+			var ok bool
+			if dst, parts, ok = segment(dst, tab, w, seg); ok {
+				words += parts
+				continue
+			}
+		}
+		words++
+	}
 }

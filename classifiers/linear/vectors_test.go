@@ -37,8 +37,9 @@ func randomTerm(tab *vectors.Table, seed uint64) *linear.VectorTerm {
 	return v
 }
 
-// vecModel is the shipped model with a random vector term: the fast-path
-// feature set, so that every path of Scores and ScoresNormalized runs.
+// vecModel is the shipped model with a random vector term and no phrase
+// term: the fast-path feature set, so that every path of Scores and
+// ScoresNormalized runs.
 var vecModel = sync.OnceValues(func() (*linear.Model, error) {
 	m, err := linear.Default()
 	if err != nil {
@@ -50,6 +51,7 @@ var vecModel = sync.OnceValues(func() (*linear.Model, error) {
 	}
 	p := m.Params()
 	p.Vectors = randomTerm(tab, 1)
+	p.Conv = nil
 	return linear.New(p)
 })
 

@@ -47,18 +47,20 @@ type Manifest struct {
 	GoArch  string       `json:"goarch"`
 	Config  train.Config `json:"config"`
 	// NormFingerprint is train.NormalizationFingerprint at training time.
-	NormFingerprint string                  `json:"normalization_fingerprint"`
-	Inputs          []train.File            `json:"inputs"`
-	Split           string                  `json:"split"`
-	Counts          map[string]splitCount   `json:"counts"`
-	Iterations      [linear.N]int           `json:"iterations"`
-	Loss            [linear.N]train.Num     `json:"loss"`
-	GradMax         [linear.N]float64       `json:"grad_max"`
-	Thresholds      map[string][4]float32   `json:"thresholds"`
-	DevMetrics      train.Report            `json:"dev_metrics"`
-	TrainMetrics    train.Report            `json:"train_metrics"`
-	LODO            map[string]train.Report `json:"leave_one_dataset_out,omitempty"`
-	Weights         weightsInfo             `json:"weights"`
+	NormFingerprint string                `json:"normalization_fingerprint"`
+	Inputs          []train.File          `json:"inputs"`
+	Split           string                `json:"split"`
+	Counts          map[string]splitCount `json:"counts"`
+	Iterations      [linear.N]int         `json:"iterations"`
+	Loss            [linear.N]train.Num   `json:"loss"`
+	GradMax         [linear.N]float64     `json:"grad_max"`
+	// ConvBlend is the weight of the phrase term per category (config.conv), chosen on the dev rows.
+	ConvBlend    [linear.N]float64       `json:"conv_blend,omitempty"`
+	Thresholds   map[string][4]float32   `json:"thresholds"`
+	DevMetrics   train.Report            `json:"dev_metrics"`
+	TrainMetrics train.Report            `json:"train_metrics"`
+	LODO         map[string]train.Report `json:"leave_one_dataset_out,omitempty"`
+	Weights      weightsInfo             `json:"weights"`
 	// Vectors identifies the word-vector table of a model with a vector
 	// term (Config.Vectors): the model loads only with this table.
 	Vectors *vectorsInfo `json:"vectors,omitempty"`
@@ -193,6 +195,7 @@ func run(args []string, stdout io.Writer) error {
 		Counts:          counts(tr, dev),
 		Iterations:      res.Iterations,
 		GradMax:         res.GradMax,
+		ConvBlend:       res.ConvBlend,
 		Thresholds:      map[string][4]float32{},
 		DevMetrics:      train.Evaluate(m, dev),
 		TrainMetrics:    train.Evaluate(m, tr),

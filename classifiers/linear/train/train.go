@@ -59,6 +59,9 @@ type Config struct {
 	// The default, 0.025, was the best of 0.2, 0.07, 0.025 and 0.01 on the
 	// development rows (docs/classifiers-model.md).
 	VectorScale float64 `json:"vector_scale,omitempty"`
+	// Conv, when not nil, adds the phrase term (linear.ConvTerm) over the
+	// word vectors, fitted after the linear part; it needs Vectors.
+	Conv *ConvConfig `json:"conv,omitempty"`
 	// Calibration sets the severity thresholds from the development split.
 	Calibration Calibration `json:"calibration"`
 }
@@ -99,7 +102,9 @@ func DefaultConfig() Config {
 		WindowNegatives: true,
 		Vectors:         true,
 		VectorScale:     0.025,
-		Calibration:     Calibration{LowFPR: 0.05, MediumFPR: 0.01, HighFPR: 0.002, HighDomainFPR: 0.03, VetoMiss: 0.05, BenignFPR: 0.01, LowBenignFPR: 0.02},
+		Conv: &ConvConfig{Width: 3, Filters: 64, Epochs: 4, LR: 2e-3, L2: 1e-5, Batch: 64, Seed: 1, MaxWords: 96,
+			Blends: []float64{0, 0.25, 0.5, 0.75, 1}},
+		Calibration: Calibration{LowFPR: 0.05, MediumFPR: 0.01, HighFPR: 0.002, HighDomainFPR: 0.03, VetoMiss: 0.05, BenignFPR: 0.01, LowBenignFPR: 0.02},
 	}
 }
 
@@ -110,6 +115,8 @@ type Result struct {
 	Loss       [N]float64
 	// GradMax is the largest gradient component at the end (convergence).
 	GradMax [N]float64
+	// ConvBlend is the weight of the phrase term per category (Config.Conv).
+	ConvBlend [N]float64
 }
 
 // sparse is a CSR matrix of normalized feature vectors, with an optional
@@ -257,6 +264,9 @@ func (cfg *Config) weight(e *Example, c int) float64 {
 	return w
 }
 
+// convAbsentRounds is the number of fixed-point rounds for ConvTerm.Absent.
+const convAbsentRounds = 3
+
 // Train fits the model on exs (all of them: the caller chooses the split)
 // and calibrates its thresholds on dev. The result depends only on the
 // inputs and cfg: the optimizer is deterministic full-batch L-BFGS, each
@@ -268,9 +278,15 @@ func Train(exs, dev []Example, cfg Config) (*Result, error) {
 	if cfg.History <= 0 || cfg.MaxIter <= 0 {
 		return nil, errors.New("train: History and MaxIter must be positive")
 	}
+	if cfg.Conv != nil && !cfg.Vectors {
+		return nil, errors.New("train: the phrase term (Conv) needs Vectors")
+	}
 	if cfg.WindowNegatives {
 		exs = withWindows(exs)
 	}
+	// The phrase term is fitted on these rows: letter-spaced twins
+	// normalize to words the vector table does not hold.
+	base := exs
 	if cfg.SpacedWeight > 0 {
 		exs = withSpaced(exs, cfg.SpacedWeight)
 	}
@@ -341,6 +357,37 @@ func Train(exs, dev []Example, cfg Config) (*Result, error) {
 	m, err := linear.New(params)
 	if err != nil {
 		return nil, fmt.Errorf("train: %w", err)
+	}
+	if cfg.Conv != nil {
+		net := fitConv(base, &cfg, tab)
+		res.ConvBlend = chooseBlends(m, net, dev, &cfg, tab)
+		term := net.term(res.ConvBlend)
+		params.Conv = term
+		with, err := linear.New(params)
+		if err != nil {
+			return nil, fmt.Errorf("train: %w", err)
+		}
+		// Absent: where a text the term cannot read (r = 0) reaches
+		// Medium exactly when the model without the term would. Every
+		// text with r < 1 gets part of Absent, which moves Medium, so a
+		// few rounds of the fixed point Absent = logit(Medium with it) −
+		// logit(Medium without the term) (it moves Medium by about the
+		// mean 1-r times the change, well under 1: it converges).
+		if len(dev) > 0 {
+			alone := Calibrate(m, dev, cfg.Calibration)
+			for range convAbsentRounds {
+				cur := Calibrate(with, dev, cfg.Calibration)
+				for c := range N {
+					if res.ConvBlend[c] != 0 {
+						term.Absent[c] = logit32(cur[c].Medium) - logit32(alone[c].Medium)
+					}
+				}
+				if with, err = linear.New(params); err != nil {
+					return nil, fmt.Errorf("train: %w", err)
+				}
+			}
+		}
+		m = with
 	}
 	params.Thresholds = Calibrate(m, dev, cfg.Calibration)
 	if res.Model, err = linear.New(params); err != nil {
@@ -480,6 +527,12 @@ const minBenignRows = 200
 // the sets with enough positives and negatives, among the thresholds that
 // keep every benign set's false-positive rate at most benignFPR.
 func bestMedium(negBy, posBy map[string][]float64, benignFPR float64) (float32, bool) {
+	thr, _, ok := bestMediumF(negBy, posBy, benignFPR)
+	return thr, ok
+}
+
+// bestMediumF is bestMedium that also returns the mean per-set F1 there.
+func bestMediumF(negBy, posBy map[string][]float64, benignFPR float64) (float32, float64, bool) {
 	type set struct{ pos, neg []float64 }
 	var labelled []set
 	names := make([]string, 0, len(negBy))
@@ -496,7 +549,7 @@ func bestMedium(negBy, posBy map[string][]float64, benignFPR float64) (float32, 
 		}
 	}
 	if len(labelled) == 0 {
-		return 0, false
+		return 0, 0, false
 	}
 	ceiling := benignCeiling(negBy, posBy, benignFPR)
 	best, bestF := float32(0), -1.0
@@ -518,7 +571,7 @@ func bestMedium(negBy, posBy map[string][]float64, benignFPR float64) (float32, 
 			best, bestF = float32(thr), f
 		}
 	}
-	return best, bestF >= 0
+	return best, bestF, bestF >= 0
 }
 
 // benignCeiling is the least threshold at which at most share of every

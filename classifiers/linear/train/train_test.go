@@ -3,6 +3,7 @@ package train
 import (
 	"fmt"
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/openrai/raiserver/classifiers/linear"
@@ -139,6 +140,7 @@ func TestTrainVectors(t *testing.T) {
 	cfg.Features = linear.Features{Bits: 12, Words: true}
 	cfg.MaxIter = 200
 	cfg.SpacedWeight = 0
+	cfg.Conv = nil // the vector term alone
 	unseen := func(m *linear.Model, w string) float32 {
 		var p [N]float32
 		m.Scores([]byte("i will "+w+" them"), &p)
@@ -162,5 +164,51 @@ func TestTrainVectors(t *testing.T) {
 		case !vec && bad != good:
 			t.Errorf("without vectors, unseen words score differently: %.3f, %.3f", bad, good)
 		}
+	}
+}
+
+// TestTrainConv fits the phrase term where the label depends on the pair
+// of words and not on either word, and checks that the term is in the
+// model with one of the candidate blends and that training is
+// deterministic.
+func TestTrainConv(t *testing.T) {
+	verbs := []string{"cut", "wash"}
+	objects := []string{"my arms", "the bread"}
+	var exs []Example
+	for i := range 480 {
+		v, o := i%2, (i/2)%2
+		e := Example{Dataset: "synthetic", ID: fmt.Sprint(i), Text: "i will " + verbs[v] + " " + objects[o] + " tonight"}
+		e.Target, e.Weight = all(0, 1)
+		if v == o {
+			e.Target[selfHarm] = 1
+		}
+		exs = append(exs, e)
+	}
+	cfg := DefaultConfig()
+	cfg.Features = linear.Features{Bits: 12, Words: true}
+	cfg.MaxIter = 50
+	cfg.SpacedWeight = 0
+	cc := *cfg.Conv
+	cc.Filters, cc.Epochs = 8, 5
+	cfg.Conv = &cc
+	var raw [2][]byte
+	for k := range raw {
+		res, err := Train(exs, exs, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := res.Model.Params()
+		if p.Conv == nil || p.Conv.Filters != 8 {
+			t.Fatalf("model has phrase term %+v", p.Conv)
+		}
+		if b := res.ConvBlend[selfHarm]; !slices.Contains(cc.Blends, b) {
+			t.Fatalf("blend %v is not a candidate", b)
+		}
+		if raw[k], err = p.Encode(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if string(raw[0]) != string(raw[1]) {
+		t.Error("two trainings with the phrase term differ")
 	}
 }

@@ -1,0 +1,305 @@
+package linear
+
+import (
+	"fmt"
+	"slices"
+	"sync/atomic"
+	"unsafe"
+
+	"github.com/openrai/raiserver/classifiers/vectors"
+)
+
+// ConvTerm is the phrase term of a model (Params.Conv): a convolution of
+// Width consecutive words over the word vectors of a text (the words the
+// vector table holds, in order, as the vector term sees them), a ReLU, the
+// maximum of each filter over the positions, and one linear read-out per
+// category:
+//
+//	h_f  = max(0, max_p (FBias_f + Σ_k Kernel[f][k] · v(word_{p-Width+1+k})))
+//	z_c += r · (Const_c + Σ_f Out_c[f] · h_f) + (1-r) · Absent_c
+//
+// over the positions p = 0 … len(words)+Width-2, where a word outside the
+// text is a zero vector, and r = Coverage: the share of the text's words
+// the table holds. So the term speaks for the part of a text it can read:
+// a text whose letters were spaced out, which normalization joins into
+// words no table holds, gets little or none of it, and the hashed n-grams
+// carry it at the severity they would have alone. Where the pooled vector term
+// sees which words a text holds, this term sees short phrases ("should be
+// wiped out"), and through the vectors also the phrases training never
+// held but whose words are close to ones it did.
+type ConvTerm struct {
+	// Width is the number of words a filter spans; Filters the number of
+	// filters. The vector dimensions are the vector term's.
+	Width, Filters int
+	// Kernel holds Filters × Width × Dims weights: filter f's weight of
+	// dimension d of the word at offset k (0: the oldest) is
+	// Kernel[(f·Width+k)·Dims+d].
+	Kernel []float32
+	// FBias holds one bias per filter.
+	FBias []float32
+	// Const and Out read the filters out into each category's log-odds.
+	Const [N]float32
+	Out   [N][]float32
+	// Absent is what the term adds for the part of a text it cannot read
+	// (the 1-r below): the shift that puts the Medium threshold of the
+	// model without the term where the model with it has its own, so that
+	// a text the term cannot read is scored as the rest of the model alone
+	// would score it.
+	Absent [N]float32
+}
+
+const (
+	maxConvWidth   = 5
+	maxConvFilters = 256
+)
+
+func (t *ConvTerm) validate(dims int) error {
+	if t.Width < 1 || t.Width > maxConvWidth || t.Filters < 1 || t.Filters > maxConvFilters {
+		return fmt.Errorf("%w: convolution of width %d with %d filters", ErrFormat, t.Width, t.Filters)
+	}
+	if len(t.Kernel) != t.Filters*t.Width*dims || len(t.FBias) != t.Filters {
+		return fmt.Errorf("%w: convolution kernel of %d and %d numbers, want %d and %d",
+			ErrFormat, len(t.Kernel), len(t.FBias), t.Filters*t.Width*dims, t.Filters)
+	}
+	for c := range N {
+		if len(t.Out[c]) != t.Filters {
+			return fmt.Errorf("%w: convolution read-out of category %d: %d numbers, want %d", ErrFormat, c, len(t.Out[c]), t.Filters)
+		}
+		if !finite(t.Const[c]) || !finite(t.Absent[c]) || !allFinite(t.Out[c]) {
+			return fmt.Errorf("%w: convolution read-out of category %d not finite", ErrFormat, c)
+		}
+	}
+	if !allFinite(t.Kernel) || !allFinite(t.FBias) {
+		return fmt.Errorf("%w: convolution kernel not finite", ErrFormat)
+	}
+	return nil
+}
+
+func allFinite(xs []float32) bool {
+	for _, x := range xs {
+		if !finite(x) {
+			return false
+		}
+	}
+	return true
+}
+
+// Coverage is the weight of the phrase term of a text with words words,
+// found of them in the vector table: the share of the text the term can
+// read (0 without a word).
+func Coverage(found, words int) float32 {
+	if found == 0 || words <= 0 {
+		return 0
+	}
+	return float32(found) / float32(words)
+}
+
+// convChunkWords is how many words' rows a convModel allocates at a time.
+const convChunkWords = 64
+
+// Per-word row states of a convModel.
+const (
+	rowAbsent uint32 = iota
+	rowFilling
+	rowReady
+)
+
+// convModel is a model's phrase term, ready to score. A word's row (what
+// the word adds to every filter at every offset: Width × Filters numbers,
+// offset-major) is computed the first time a text holds the word and kept,
+// so that a model costs nothing at start for words it never meets and a
+// word seen before costs Width × Filters additions per position. The rows
+// live in chunks of convChunkWords words allocated on first use; memory
+// grows with the vocabulary the traffic uses, at most Words × Width ×
+// Filters float32.
+type convModel struct {
+	t      *ConvTerm
+	tab    *vectors.Table
+	rowLen int
+	// kt is the kernel by dimension: kt[d*rowLen+k*Filters+f] =
+	// Kernel[(f·Width+k)·Dims+d], so a row is Σ_d v_d · kt[d].
+	kt     []float32
+	zero   []float32                   // the padding row
+	active []int                       // the categories whose read-out is not all 0
+	state  []atomic.Uint32             // per word: rowAbsent, rowFilling, rowReady
+	ready  []atomic.Pointer[float32]   // per word: its kept row, once ready
+	chunks []atomic.Pointer[[]float32] // per convChunkWords words
+}
+
+func newConvModel(t *ConvTerm, tab *vectors.Table) (*convModel, error) {
+	dims := tab.Dims()
+	if err := t.validate(dims); err != nil {
+		return nil, err
+	}
+	cm := &convModel{t: t, tab: tab, rowLen: t.Width * t.Filters}
+	cm.kt = make([]float32, dims*cm.rowLen)
+	for f := range t.Filters {
+		for k := range t.Width {
+			for d := range dims {
+				cm.kt[d*cm.rowLen+k*t.Filters+f] = t.Kernel[(f*t.Width+k)*dims+d]
+			}
+		}
+	}
+	cm.zero = make([]float32, cm.rowLen)
+	for c := range N {
+		if t.Const[c] != 0 || t.Absent[c] != 0 || slices.ContainsFunc(t.Out[c], func(x float32) bool { return x != 0 }) {
+			cm.active = append(cm.active, c)
+		}
+	}
+	cm.ready = make([]atomic.Pointer[float32], tab.Len())
+	cm.state = make([]atomic.Uint32, tab.Len())
+	cm.chunks = make([]atomic.Pointer[[]float32], (tab.Len()+convChunkWords-1)/convChunkWords)
+	return cm, nil
+}
+
+// convScratch is the per-call scratch of a convModel.
+type convScratch struct {
+	// rows points at the row of each word of the text, with Width-1
+	// pointers to a zero row at each end (the padding).
+	rows []*float32
+	// extra holds the rows this call computed but could not keep (another
+	// call was filling them), one slot per word.
+	extra []float32
+	acc   []float32 // per filter
+	max   []float32 // per filter
+}
+
+func (cm *convModel) newScratch() *convScratch {
+	return &convScratch{
+		acc: make([]float32, cm.t.Filters),
+		max: make([]float32, cm.t.Filters),
+	}
+}
+
+// computeRow sets dst (rowLen numbers) to the row of word id.
+func (cm *convModel) computeRow(dst []float32, id int32) {
+	clear(dst)
+	q, s := cm.tab.Vector(id), cm.tab.Scale(id)
+	n := cm.rowLen
+	for d, x := range q {
+		if x == 0 {
+			continue
+		}
+		v := float32(x) * s
+		k := cm.kt[d*n : (d+1)*n]
+		for i := range dst {
+			dst[i] += v * k[i]
+		}
+	}
+}
+
+// row returns the row of word id, the j-th word of the text: the kept
+// one, or one computed now (and kept, when no other call is filling it).
+func (cm *convModel) row(id int32, j int, s *convScratch) *float32 {
+	if r := cm.ready[id].Load(); r != nil {
+		return r
+	}
+	return cm.fill(id, j, s)
+}
+
+// fill computes the row of word id. When this call wins the word's state
+// it computes it into its chunk and marks it ready; otherwise (another
+// call is filling it) into the text's slot j of s.extra. Only the winner
+// writes the chunk's row, and readers read it only once it is ready.
+//
+//go:noinline
+func (cm *convModel) fill(id int32, j int, s *convScratch) *float32 {
+	c, i := int(id)/convChunkWords, int(id)%convChunkWords*cm.rowLen
+	if cm.state[id].CompareAndSwap(rowAbsent, rowFilling) {
+		ch := cm.chunks[c].Load()
+		if ch == nil {
+			fresh := make([]float32, convChunkWords*cm.rowLen)
+			if cm.chunks[c].CompareAndSwap(nil, &fresh) {
+				ch = &fresh
+			} else {
+				ch = cm.chunks[c].Load()
+			}
+		}
+		r := (*ch)[i : i+cm.rowLen]
+		cm.computeRow(r, id)
+		cm.state[id].Store(rowReady)
+		cm.ready[id].Store(&r[0])
+		return &r[0]
+	}
+	r := s.extra[j*cm.rowLen : (j+1)*cm.rowLen]
+	cm.computeRow(r, id)
+	return &r[0]
+}
+
+// add adds the term of the words ids (the vector table's ids of a text's
+// words, in order, those of the parts of split words as ^id; the text has
+// words words in all) to z.
+func (cm *convModel) add(z *[N]float32, ids []int32, words int, s *convScratch) {
+	t := cm.t
+	W := t.Width
+	if len(ids) == 0 {
+		for _, c := range cm.active {
+			z[c] += t.Absent[c]
+		}
+		return
+	}
+	h := s.max
+	if need := len(ids) * cm.rowLen; cap(s.extra) < need {
+		s.extra = make([]float32, need)
+	} else {
+		s.extra = s.extra[:need]
+	}
+	rows := s.rows[:0]
+	for range W - 1 {
+		rows = append(rows, &cm.zero[0])
+	}
+	for j, id := range ids {
+		if id < 0 {
+			id = ^id // a part of a split word
+		}
+		rows = append(rows, cm.row(id, j, s))
+	}
+	for range W - 1 {
+		rows = append(rows, &cm.zero[0])
+	}
+	s.rows = rows
+	convMax(h, s.acc, t.FBias, rows, W)
+	r := Coverage(len(ids), words)
+	for _, c := range cm.active {
+		z[c] += r*(t.Const[c]+dot(t.Out[c], h)) + (1-r)*t.Absent[c]
+	}
+}
+
+// dot returns Σ a[i]·b[i] (len(b) ≥ len(a)) in four interleaved partial
+// sums, added in a fixed order.
+func dot(a, b []float32) float32 {
+	b = b[:len(a)]
+	var s0, s1, s2, s3 float32
+	i := 0
+	for ; i+4 <= len(a); i += 4 {
+		s0 += a[i] * b[i]
+		s1 += a[i+1] * b[i+1]
+		s2 += a[i+2] * b[i+2]
+		s3 += a[i+3] * b[i+3]
+	}
+	for ; i < len(a); i++ {
+		s0 += a[i] * b[i]
+	}
+	return (s0 + s1) + (s2 + s3)
+}
+
+// convMaxGo is the portable convMax: for the rows of a text padded as in
+// convScratch.rows, it sets h[f] to the largest of 0 and, over the
+// positions p, bias[f] + Σ_k row(p+k)[k·F+f], added in that order. acc is
+// scratch of F numbers.
+func convMaxGo(h, acc, bias []float32, rows []*float32, width int) {
+	F := len(h)
+	clear(h)
+	for p := range len(rows) - width + 1 {
+		copy(acc, bias)
+		for k := range width {
+			r := unsafe.Slice(rows[p+k], width*F)[k*F : (k+1)*F]
+			for f := range acc {
+				acc[f] += r[f]
+			}
+		}
+		for f, a := range acc {
+			h[f] = max(h[f], a)
+		}
+	}
+}

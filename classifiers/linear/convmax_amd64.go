@@ -1,0 +1,27 @@
+//go:build !purego
+
+package linear
+
+import "golang.org/x/sys/cpu"
+
+// convMaxAVX2 is convMaxGo for filters a multiple of 32, with AVX2:
+// blocks = F/32, stride = 4·F (the bytes of one offset of a row), npos the
+// positions (len(rows)-width+1 ≥ 1). It adds and compares in the same
+// order as convMaxGo, so the results are the same bits.
+//
+//go:noescape
+func convMaxAVX2(h, bias *float32, rows **float32, npos, width, blocks, stride int)
+
+// haveConvAVX2 reports whether convMaxAVX2 may run.
+var haveConvAVX2 = cpu.X86.HasAVX2
+
+// convMax is convMaxGo, in assembly where the CPU and the filter count
+// allow.
+func convMax(h, acc, bias []float32, rows []*float32, width int) {
+	F := len(h)
+	if !haveConvAVX2 || F%32 != 0 || len(rows) < width {
+		convMaxGo(h, acc, bias, rows, width)
+		return
+	}
+	convMaxAVX2(&h[0], &bias[0], &rows[0], len(rows)-width+1, width, F/32, 4*F)
+}
