@@ -2,6 +2,7 @@ package linear
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"sync/atomic"
 	"unsafe"
@@ -16,6 +17,7 @@ import (
 // category:
 //
 //	h_f  = max(0, max_p (FBias_f + Σ_k Kernel[f][k] · v(word_{p-Width+1+k})))
+//	       (each term rounded to a multiple of Scale_f: see convRowMax)
 //	z_c += r · (Const_c + Σ_f Out_c[f] · h_f) + (1-r) · Absent_c
 //
 // over the positions p = 0 … len(words)+Width-2, where a word outside the
@@ -40,6 +42,9 @@ type ConvTerm struct {
 	// Const and Out read the filters out into each category's log-odds.
 	Const [N]float32
 	Out   [N][]float32
+	// Scale holds one positive number per filter: the unit of the
+	// filter's quantized rows and sums (see convRowMax).
+	Scale []float32
 	// Absent is what the term adds for the part of a text it cannot read
 	// (the 1-r below): the shift that puts the Medium threshold of the
 	// model without the term where the model with it has its own, so that
@@ -71,6 +76,9 @@ func (t *ConvTerm) validate(dims int) error {
 	}
 	if !allFinite(t.Kernel) || !allFinite(t.FBias) {
 		return fmt.Errorf("%w: convolution kernel not finite", ErrFormat)
+	}
+	if len(t.Scale) != t.Filters || slices.ContainsFunc(t.Scale, func(x float32) bool { return !(x > 0) || !finite(x) }) {
+		return fmt.Errorf("%w: convolution scales", ErrFormat)
 	}
 	return nil
 }
@@ -104,26 +112,39 @@ const (
 	rowReady
 )
 
-// convModel is a model's phrase term, ready to score. A word's row (what
-// the word adds to every filter at every offset: Width × Filters numbers,
-// offset-major) is computed the first time a text holds the word and kept,
-// so that a model costs nothing at start for words it never meets and a
-// word seen before costs Width × Filters additions per position. The rows
-// live in chunks of convChunkWords words allocated on first use; memory
-// grows with the vocabulary the traffic uses, at most Words × Width ×
-// Filters float32.
+// The quantized phrase term: a word's row (what it adds to every filter
+// at every offset) is int8, q = round(x / Scale[f]) clamped to ±127, and a
+// filter's bias int16, round(FBias[f] / Scale[f]) clamped to ±convBiasMax,
+// so that the sums of a position (the bias and Width ≤ maxConvWidth rows)
+// are exact in int16 in any order; the maximum is taken on them and
+// scaled back, h_f = Scale[f] · max(0, max_p sum). A row costs Width ×
+// Filters bytes and sixteen filters add in one AVX2 instruction.
+const (
+	convRowMax  = 127
+	convBiasMax = 32767 - maxConvWidth*convRowMax
+)
+
+// convModel is a model's phrase term, ready to score. A word's row is
+// computed the first time a text holds the word and kept, so that a model
+// costs nothing at start for words it never meets and a word seen before
+// costs Width × Filters int8 additions per position. The rows live in
+// chunks of convChunkWords words allocated on first use; memory grows with
+// the vocabulary the traffic uses, at most Words × Width × Filters bytes.
 type convModel struct {
 	t      *ConvTerm
 	tab    *vectors.Table
 	rowLen int
-	// kt is the kernel by dimension: kt[d*rowLen+k*Filters+f] =
-	// Kernel[(f·Width+k)·Dims+d], so a row is Σ_d v_d · kt[d].
+	// kt is the kernel by dimension, divided by the filter's scale:
+	// kt[d*rowLen+k*Filters+f] = Kernel[(f·Width+k)·Dims+d] / Scale[f], so
+	// a row is round(Σ_d v_d · kt[d]).
 	kt     []float32
-	zero   []float32                   // the padding row
-	active []int                       // the categories whose read-out is not all 0
-	state  []atomic.Uint32             // per word: rowAbsent, rowFilling, rowReady
-	ready  []atomic.Pointer[float32]   // per word: its kept row, once ready
-	chunks []atomic.Pointer[[]float32] // per convChunkWords words
+	bias   []int16                  // per filter, quantized
+	out    [][N]float32             // by filter: Out[c][f] · Scale[f]
+	zero   []int8                   // the padding row
+	active []int                    // the categories whose read-out is not all 0
+	state  []atomic.Uint32          // per word: rowAbsent, rowFilling, rowReady
+	ready  []atomic.Pointer[int8]   // per word: its kept row, once ready
+	chunks []atomic.Pointer[[]int8] // per convChunkWords words
 }
 
 func newConvModel(t *ConvTerm, tab *vectors.Table) (*convModel, error) {
@@ -134,21 +155,32 @@ func newConvModel(t *ConvTerm, tab *vectors.Table) (*convModel, error) {
 	cm := &convModel{t: t, tab: tab, rowLen: t.Width * t.Filters}
 	cm.kt = make([]float32, dims*cm.rowLen)
 	for f := range t.Filters {
+		inv := 1 / t.Scale[f]
 		for k := range t.Width {
 			for d := range dims {
-				cm.kt[d*cm.rowLen+k*t.Filters+f] = t.Kernel[(f*t.Width+k)*dims+d]
+				cm.kt[d*cm.rowLen+k*t.Filters+f] = t.Kernel[(f*t.Width+k)*dims+d] * inv
 			}
 		}
 	}
-	cm.zero = make([]float32, cm.rowLen)
+	cm.bias = make([]int16, t.Filters)
+	for f, b := range t.FBias {
+		cm.bias[f] = int16(min(max(math.Round(float64(b/t.Scale[f])), -convBiasMax), convBiasMax))
+	}
+	cm.out = make([][N]float32, t.Filters)
+	for c := range N {
+		for f, o := range t.Out[c] {
+			cm.out[f][c] = o * t.Scale[f]
+		}
+	}
+	cm.zero = make([]int8, cm.rowLen)
 	for c := range N {
 		if t.Const[c] != 0 || t.Absent[c] != 0 || slices.ContainsFunc(t.Out[c], func(x float32) bool { return x != 0 }) {
 			cm.active = append(cm.active, c)
 		}
 	}
-	cm.ready = make([]atomic.Pointer[float32], tab.Len())
+	cm.ready = make([]atomic.Pointer[int8], tab.Len())
 	cm.state = make([]atomic.Uint32, tab.Len())
-	cm.chunks = make([]atomic.Pointer[[]float32], (tab.Len()+convChunkWords-1)/convChunkWords)
+	cm.chunks = make([]atomic.Pointer[[]int8], (tab.Len()+convChunkWords-1)/convChunkWords)
 	return cm, nil
 }
 
@@ -156,24 +188,27 @@ func newConvModel(t *ConvTerm, tab *vectors.Table) (*convModel, error) {
 type convScratch struct {
 	// rows points at the row of each word of the text, with Width-1
 	// pointers to a zero row at each end (the padding).
-	rows []*float32
+	rows []*int8
 	// extra holds the rows this call computed but could not keep (another
 	// call was filling them), one slot per word.
-	extra []float32
-	acc   []float32 // per filter
-	max   []float32 // per filter
+	extra []int8
+	row   []float32 // a row before rounding
+	acc   []int16   // per filter
+	max   []int16   // per filter
 }
 
 func (cm *convModel) newScratch() *convScratch {
 	return &convScratch{
-		acc: make([]float32, cm.t.Filters),
-		max: make([]float32, cm.t.Filters),
+		row: make([]float32, cm.rowLen),
+		acc: make([]int16, cm.t.Filters),
+		max: make([]int16, cm.t.Filters),
 	}
 }
 
-// computeRow sets dst (rowLen numbers) to the row of word id.
-func (cm *convModel) computeRow(dst []float32, id int32) {
-	clear(dst)
+// computeRow sets dst (rowLen numbers) to the quantized row of word id;
+// tmp is scratch of rowLen numbers.
+func (cm *convModel) computeRow(dst []int8, tmp []float32, id int32) {
+	clear(tmp)
 	q, s := cm.tab.Vector(id), cm.tab.Scale(id)
 	n := cm.rowLen
 	for d, x := range q {
@@ -182,15 +217,18 @@ func (cm *convModel) computeRow(dst []float32, id int32) {
 		}
 		v := float32(x) * s
 		k := cm.kt[d*n : (d+1)*n]
-		for i := range dst {
-			dst[i] += v * k[i]
+		for i := range tmp {
+			tmp[i] += v * k[i]
 		}
+	}
+	for i, x := range tmp {
+		dst[i] = int8(min(max(math.Round(float64(x)), -convRowMax), convRowMax))
 	}
 }
 
 // row returns the row of word id, the j-th word of the text: the kept
 // one, or one computed now (and kept, when no other call is filling it).
-func (cm *convModel) row(id int32, j int, s *convScratch) *float32 {
+func (cm *convModel) row(id int32, j int, s *convScratch) *int8 {
 	if r := cm.ready[id].Load(); r != nil {
 		return r
 	}
@@ -203,12 +241,12 @@ func (cm *convModel) row(id int32, j int, s *convScratch) *float32 {
 // writes the chunk's row, and readers read it only once it is ready.
 //
 //go:noinline
-func (cm *convModel) fill(id int32, j int, s *convScratch) *float32 {
+func (cm *convModel) fill(id int32, j int, s *convScratch) *int8 {
 	c, i := int(id)/convChunkWords, int(id)%convChunkWords*cm.rowLen
 	if cm.state[id].CompareAndSwap(rowAbsent, rowFilling) {
 		ch := cm.chunks[c].Load()
 		if ch == nil {
-			fresh := make([]float32, convChunkWords*cm.rowLen)
+			fresh := make([]int8, convChunkWords*cm.rowLen)
 			if cm.chunks[c].CompareAndSwap(nil, &fresh) {
 				ch = &fresh
 			} else {
@@ -216,13 +254,13 @@ func (cm *convModel) fill(id int32, j int, s *convScratch) *float32 {
 			}
 		}
 		r := (*ch)[i : i+cm.rowLen]
-		cm.computeRow(r, id)
+		cm.computeRow(r, s.row, id)
 		cm.state[id].Store(rowReady)
 		cm.ready[id].Store(&r[0])
 		return &r[0]
 	}
 	r := s.extra[j*cm.rowLen : (j+1)*cm.rowLen]
-	cm.computeRow(r, id)
+	cm.computeRow(r, s.row, id)
 	return &r[0]
 }
 
@@ -240,7 +278,7 @@ func (cm *convModel) add(z *[N]float32, ids []int32, words int, s *convScratch) 
 	}
 	h := s.max
 	if need := len(ids) * cm.rowLen; cap(s.extra) < need {
-		s.extra = make([]float32, need)
+		s.extra = make([]int8, need)
 	} else {
 		s.extra = s.extra[:need]
 	}
@@ -258,36 +296,34 @@ func (cm *convModel) add(z *[N]float32, ids []int32, words int, s *convScratch) 
 		rows = append(rows, &cm.zero[0])
 	}
 	s.rows = rows
-	convMax(h, s.acc, t.FBias, rows, W)
+	convMax(h, s.acc, cm.bias, rows, W)
+	read := readOut(cm.out, h)
 	r := Coverage(len(ids), words)
 	for _, c := range cm.active {
-		z[c] += r*(t.Const[c]+dot(t.Out[c], h)) + (1-r)*t.Absent[c]
+		z[c] += r*(t.Const[c]+read[c]) + (1-r)*t.Absent[c]
 	}
 }
 
-// dot returns Σ a[i]·b[i] (len(b) ≥ len(a)) in four interleaved partial
-// sums, added in a fixed order.
-func dot(a, b []float32) float32 {
-	b = b[:len(a)]
+// readOut returns Σ_f out[f][c]·h[f] for every category, in the order of
+// the filters.
+func readOut(out [][N]float32, h []int16) (sum [N]float32) {
+	out = out[:len(h)]
 	var s0, s1, s2, s3 float32
-	i := 0
-	for ; i+4 <= len(a); i += 4 {
-		s0 += a[i] * b[i]
-		s1 += a[i+1] * b[i+1]
-		s2 += a[i+2] * b[i+2]
-		s3 += a[i+3] * b[i+3]
+	for f, x := range h {
+		v, o := float32(x), &out[f]
+		s0 += o[0] * v
+		s1 += o[1] * v
+		s2 += o[2] * v
+		s3 += o[3] * v
 	}
-	for ; i < len(a); i++ {
-		s0 += a[i] * b[i]
-	}
-	return (s0 + s1) + (s2 + s3)
+	return [N]float32{s0, s1, s2, s3}
 }
 
 // convMaxGo is the portable convMax: for the rows of a text padded as in
 // convScratch.rows, it sets h[f] to the largest of 0 and, over the
-// positions p, bias[f] + Σ_k row(p+k)[k·F+f], added in that order. acc is
-// scratch of F numbers.
-func convMaxGo(h, acc, bias []float32, rows []*float32, width int) {
+// positions p, bias[f] + Σ_k row(p+k)[k·F+f], in int16 (exact: see
+// convBiasMax). acc is scratch of F numbers.
+func convMaxGo(h, acc, bias []int16, rows []*int8, width int) {
 	F := len(h)
 	clear(h)
 	for p := range len(rows) - width + 1 {
@@ -295,7 +331,7 @@ func convMaxGo(h, acc, bias []float32, rows []*float32, width int) {
 		for k := range width {
 			r := unsafe.Slice(rows[p+k], width*F)[k*F : (k+1)*F]
 			for f := range acc {
-				acc[f] += r[f]
+				acc[f] += int16(r[f])
 			}
 		}
 		for f, a := range acc {

@@ -16,7 +16,10 @@ import (
 func randomConv(tab *vectors.Table, width, filters int, seed uint64) *linear.ConvTerm {
 	rng := rand.New(rand.NewPCG(seed, 7))
 	t := &linear.ConvTerm{Width: width, Filters: filters,
-		Kernel: make([]float32, filters*width*tab.Dims()), FBias: make([]float32, filters)}
+		Kernel: make([]float32, filters*width*tab.Dims()), FBias: make([]float32, filters), Scale: make([]float32, filters)}
+	for f := range t.Scale {
+		t.Scale[f] = 0.02 + 0.01*float32(f%3) // a row reaches about ±3: some clamp at 127
+	}
 	for i := range t.Kernel {
 		t.Kernel[i] = float32(rng.NormFloat64() * 0.5)
 	}
@@ -64,22 +67,31 @@ func TestConvTerm(t *testing.T) {
 		text := linear.NormV1.Append(nil, []byte(s))
 		got, without := m.LogitsNormalized(text), base.LogitsNormalized(text)
 		ids, words := linear.TableWords(nil, tab, text)
+		// The quantized definition: rows and bias in units of Scale,
+		// rounded and clamped (linear.ConvTerm).
 		h := make([]float64, ct.Filters)
 		for p := range max(len(ids)+ct.Width-1, 1) {
 			for f := range ct.Filters {
-				a := float64(ct.FBias[f])
+				sc := float64(ct.Scale[f])
+				a := min(max(math.Round(float64(ct.FBias[f])/sc), -32132), 32132)
 				for k := range ct.Width {
 					j := p - (ct.Width - 1) + k
 					if j < 0 || j >= len(ids) {
 						continue
 					}
-					v := make([]float32, d)
-					tab.AddTo(v, ids[j], 1)
-					for x := range d {
-						a += float64(ct.Kernel[(f*ct.Width+k)*d+x]) * float64(v[x])
+					id := ids[j]
+					if id < 0 {
+						id = ^id
 					}
+					v := make([]float32, d)
+					tab.AddTo(v, id, 1)
+					var x float64
+					for i := range d {
+						x += float64(ct.Kernel[(f*ct.Width+k)*d+i]) * float64(v[i])
+					}
+					a += min(max(math.Round(x/sc), -127), 127)
 				}
-				h[f] = max(h[f], a)
+				h[f] = max(h[f], a*sc)
 			}
 		}
 		for c := range linear.N {

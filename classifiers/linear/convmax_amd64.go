@@ -4,24 +4,24 @@ package linear
 
 import "golang.org/x/sys/cpu"
 
-// convMaxAVX2 is convMaxGo for filters a multiple of 32, with AVX2:
-// blocks = F/32, stride = 4·F (the bytes of one offset of a row), npos the
-// positions (len(rows)-width+1 ≥ 1). It adds and compares in the same
-// order as convMaxGo, so the results are the same bits.
+// convMaxAVX2 is convMaxGo for filters a multiple of 64, with AVX2:
+// blocks = F/64, stride = F (the bytes of one offset of a row), npos the
+// positions (len(rows)-width+1 ≥ 1). Its int16 sums are exact, so the
+// results are convMaxGo's.
 //
 //go:noescape
-func convMaxAVX2(h, bias *float32, rows **float32, npos, width, blocks, stride int)
+func convMaxAVX2(h, bias *int16, rows **int8, npos, width, blocks, stride int)
 
 // haveConvAVX2 reports whether convMaxAVX2 may run.
 var haveConvAVX2 = cpu.X86.HasAVX2
 
 // convMax is convMaxGo, in assembly where the CPU and the filter count
 // allow.
-func convMax(h, acc, bias []float32, rows []*float32, width int) {
+func convMax(h, acc, bias []int16, rows []*int8, width int) {
 	F := len(h)
-	if !haveConvAVX2 || F%32 != 0 || len(rows) < width {
+	if !haveConvAVX2 || F%64 != 0 || len(rows) < width {
 		convMaxGo(h, acc, bias, rows, width)
 		return
 	}
-	convMaxAVX2(&h[0], &bias[0], &rows[0], len(rows)-width+1, width, F/32, 4*F)
+	convMaxAVX2(&h[0], &bias[0], &rows[0], len(rows)-width+1, width, F/64, F)
 }

@@ -2,13 +2,13 @@
 
 #include "textflag.h"
 
-// func convMaxAVX2(h, bias *float32, rows **float32, npos, width, blocks, stride int)
+// func convMaxAVX2(h, bias *int16, rows **int8, npos, width, blocks, stride int)
 //
-// For each block of 32 filters (Y0-Y3 the maxima, Y4-Y7 the sums, Y8-Y11
-// the biases), for
-// each position p: sums = bias, then + row(p+k)[k·F + block] for k = 0 …
-// width-1 in that order, then maxima = max(maxima, sums). The maxima
-// start at 0 (the ReLU).
+// For each block of 64 filters (Y0-Y3 the maxima, Y4-Y7 the sums, Y8-Y11
+// the biases, sixteen int16 lanes each), for each position p: sums = bias,
+// then + row(p+k)[k·F + block] (int8 widened to int16) for k = 0 …
+// width-1, then maxima = max(maxima, sums). The maxima start at 0 (the
+// ReLU). int16 sums are exact (convBiasMax), so the order does not matter.
 TEXT ·convMaxAVX2(SB), NOSPLIT, $0-56
 	MOVQ h+0(FP), DI
 	MOVQ bias+8(FP), SI
@@ -20,51 +20,55 @@ TEXT ·convMaxAVX2(SB), NOSPLIT, $0-56
 	XORQ DX, DX // the block's byte offset within an offset of a row
 
 block:
-	VMOVUPS 0(SI), Y8
-	VMOVUPS 32(SI), Y9
-	VMOVUPS 64(SI), Y10
-	VMOVUPS 96(SI), Y11
-	VXORPS Y0, Y0, Y0
-	VXORPS Y1, Y1, Y1
-	VXORPS Y2, Y2, Y2
-	VXORPS Y3, Y3, Y3
-	XORQ   R11, R11 // p
+	VMOVDQU 0(SI), Y8
+	VMOVDQU 32(SI), Y9
+	VMOVDQU 64(SI), Y10
+	VMOVDQU 96(SI), Y11
+	VPXOR   Y0, Y0, Y0
+	VPXOR   Y1, Y1, Y1
+	VPXOR   Y2, Y2, Y2
+	VPXOR   Y3, Y3, Y3
+	XORQ    R11, R11 // p
 
 pos:
-	VMOVAPS Y8, Y4
-	VMOVAPS Y9, Y5
-	VMOVAPS Y10, Y6
-	VMOVAPS Y11, Y7
+	VMOVDQA Y8, Y4
+	VMOVDQA Y9, Y5
+	VMOVDQA Y10, Y6
+	VMOVDQA Y11, Y7
 	LEAQ    (BX)(R11*8), R13 // &rows[p]
 	XORQ    R12, R12         // k
 	MOVQ    DX, R14          // k·stride + block offset
 
 off:
-	MOVQ   (R13)(R12*8), AX // rows[p+k]
-	VADDPS 0(AX)(R14*1), Y4, Y4
-	VADDPS 32(AX)(R14*1), Y5, Y5
-	VADDPS 64(AX)(R14*1), Y6, Y6
-	VADDPS 96(AX)(R14*1), Y7, Y7
-	ADDQ   R10, R14
-	INCQ   R12
-	CMPQ   R12, R8
-	JLT    off
+	MOVQ      (R13)(R12*8), AX // rows[p+k]
+	VPMOVSXBW 0(AX)(R14*1), Y12
+	VPMOVSXBW 16(AX)(R14*1), Y13
+	VPMOVSXBW 32(AX)(R14*1), Y14
+	VPMOVSXBW 48(AX)(R14*1), Y15
+	VPADDW    Y12, Y4, Y4
+	VPADDW    Y13, Y5, Y5
+	VPADDW    Y14, Y6, Y6
+	VPADDW    Y15, Y7, Y7
+	ADDQ      R10, R14
+	INCQ      R12
+	CMPQ      R12, R8
+	JLT       off
 
-	VMAXPS Y4, Y0, Y0
-	VMAXPS Y5, Y1, Y1
-	VMAXPS Y6, Y2, Y2
-	VMAXPS Y7, Y3, Y3
-	INCQ   R11
-	CMPQ   R11, CX
-	JLT    pos
+	VPMAXSW Y4, Y0, Y0
+	VPMAXSW Y5, Y1, Y1
+	VPMAXSW Y6, Y2, Y2
+	VPMAXSW Y7, Y3, Y3
+	INCQ    R11
+	CMPQ    R11, CX
+	JLT     pos
 
-	VMOVUPS Y0, 0(DI)
-	VMOVUPS Y1, 32(DI)
-	VMOVUPS Y2, 64(DI)
-	VMOVUPS Y3, 96(DI)
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU Y3, 96(DI)
 	ADDQ    $128, DI
 	ADDQ    $128, SI
-	ADDQ    $128, DX
+	ADDQ    $64, DX
 	DECQ    R9
 	JNZ     block
 	VZEROUPPER

@@ -36,6 +36,7 @@ import (
 //	  const  [4]float32
 //	  out    [4][filters]float32
 //	  absent [4]float32
+//	  scale  [filters]float32
 //	crc        uint32, CRC-32 (IEEE) of everything above
 //
 // flags: bit 0 word unigrams, bit 1 word bigrams, bit 2 anchor crosses
@@ -64,7 +65,7 @@ const headerSize = 8 + 8 + 4 + 4*N + 4*4*N + 4*N
 // maxFileSize bounds what Load reads (1<<24 buckets of four int8 and a
 // vector term of 1024 dimensions).
 const maxFileSize = headerSize + (1<<24)*N + vecHeaderSize + 2*N*1024*4 +
-	4 + maxConvFilters*(maxConvWidth*1024+1+N)*4 + 2*N*4 + 4
+	4 + maxConvFilters*(maxConvWidth*1024+2+N)*4 + 2*N*4 + 4
 
 func (p *Params) validate() error {
 	f := p.Features
@@ -182,7 +183,7 @@ func decode(data []byte) (Params, error) {
 			if width < 1 || width > maxConvWidth || filters < 1 || filters > maxConvFilters {
 				return p, fmt.Errorf("%w: convolution of width %d with %d filters", ErrFormat, width, filters)
 			}
-			want += 4 + (filters*width*dims+filters+N+N*filters+N)*4
+			want += 4 + (filters*width*dims+filters+N+N*filters+N+filters)*4
 		}
 	}
 	if len(body) != want {
@@ -253,6 +254,7 @@ func decode(data []byte) (Params, error) {
 		for c := range N {
 			t.Absent[c] = f32()
 		}
+		t.Scale = floats(t.Filters)
 		p.Conv = t
 	}
 	return p, nil
@@ -323,7 +325,7 @@ func (p *Params) Encode() ([]byte, error) {
 	if t := p.Conv; t != nil {
 		out = binary.LittleEndian.AppendUint16(out, uint16(t.Width))
 		out = binary.LittleEndian.AppendUint16(out, uint16(t.Filters))
-		for _, xs := range [][]float32{t.Kernel, t.FBias, t.Const[:], t.Out[0], t.Out[1], t.Out[2], t.Out[3], t.Absent[:]} {
+		for _, xs := range [][]float32{t.Kernel, t.FBias, t.Const[:], t.Out[0], t.Out[1], t.Out[2], t.Out[3], t.Absent[:], t.Scale} {
 			for _, x := range xs {
 				put(x)
 			}

@@ -93,6 +93,7 @@ type scratch struct {
 	plain *plainScratch // fast path only
 	fold  []byte        // a word with a digit, folded, for the vector term
 	memo  *vecMemo      // vector term only
+	long  *longMemo     // vector term only
 	ids   []int32       // the table ids of the words, for the vector term
 	conv  *convScratch  // phrase term only
 	seg   *segScratch   // word splitting, allocated when first needed
@@ -146,6 +147,7 @@ func New(p Params) (*Model, error) {
 		}
 		if m.vec != nil {
 			s.memo = new(vecMemo)
+			s.long = new(longMemo)
 		}
 		if m.conv != nil {
 			s.conv = m.conv.newScratch()
@@ -218,7 +220,7 @@ func (m *Model) scorePlain(s *scratch, text []byte, out *[N]float32) bool {
 	z := m.logits(sum, n)
 	if m.vec != nil {
 		var words int
-		s.ids, s.fold, words = m.vec.spans(s.ids[:0], text, s.plain.spans, s.fold, s.memo, &s.seg)
+		s.ids, s.fold, words = m.vec.spans(s.ids[:0], text, s.plain.spans, s.fold, s.memo, s.long, &s.seg)
 		m.vec.add(&z, s.ids)
 		if m.conv != nil {
 			m.conv.add(&z, s.ids, words, s.conv)
@@ -275,7 +277,7 @@ func (m *Model) scoreFeatures(s *scratch, feats []uint32, text []byte, out *[N]f
 	z := m.Logits(feats)
 	if m.vec != nil {
 		var words int
-		s.ids, words = m.vec.text(s.ids[:0], text, s.memo, &s.seg)
+		s.ids, words = m.vec.text(s.ids[:0], text, s.memo, s.long, &s.seg)
 		m.vec.add(&z, s.ids)
 		if m.conv != nil {
 			m.conv.add(&z, s.ids, words, s.conv)
@@ -292,7 +294,7 @@ func (m *Model) LogitsNormalized(text []byte) [N]float32 {
 	z := m.Logits(m.p.Features.AppendFeatures(nil, text))
 	if m.vec != nil {
 		var seg *segScratch
-		ids, words := m.vec.text(nil, text, new(vecMemo), &seg)
+		ids, words := m.vec.text(nil, text, new(vecMemo), new(longMemo), &seg)
 		m.vec.add(&z, ids)
 		if m.conv != nil {
 			m.conv.add(&z, ids, words, m.conv.newScratch())

@@ -133,7 +133,7 @@ var (
 )
 
 // vecMemoBits is log2 of the entries of a vecMemo: 16 KiB.
-const vecMemoBits = 12
+const vecMemoBits = 13
 
 // vecMemo is a direct-mapped memo of the table ids of words of at most
 // eight bytes, one per scratch (so per goroutine at a time), valid for
@@ -152,6 +152,66 @@ const (
 	memoSplit  int32 = -2 // but it splits into words the table holds
 )
 
+// longMemoBits is log2 of the entries of a longMemo (about 5 KiB).
+const longMemoBits = 7
+
+// longMemoMax is the longest word a longMemo keeps.
+const longMemoMax = 32
+
+// longMemo is a direct-mapped memo of the words of 9 to longMemoMax bytes
+// (and of shorter words with a digit, folded) the table lookups the memo
+// of short words does not serve: their id, memoAbsent or memoSplit, so a
+// long word the table does not hold is not split again each time. It keeps
+// the words themselves and changes no result.
+type longMemo [1 << longMemoBits]longMemoEntry
+
+type longMemoEntry struct {
+	n   uint8 // the word's length; 0: empty
+	key [longMemoMax]byte
+	id  int32
+}
+
+// findLong returns the id of the word w (of any length) the fast and
+// ordinary paths look up without the short memo, or memoAbsent, or
+// memoSplit when it is not in the table but splits.
+func (vm *vecModel) findLong(lm *longMemo, w []byte, seg **segScratch) int32 {
+	if len(w) > longMemoMax || len(w) == 0 {
+		return vm.classify(w, seg)
+	}
+	h := uint64(len(w))
+	for _, c := range w {
+		h = (h ^ uint64(c)) * 0x100000001b3
+	}
+	e := &lm[h*mix64>>(64-longMemoBits)]
+	if int(e.n) == len(w) && string(e.key[:len(w)]) == string(w) {
+		return e.id
+	}
+	id := vm.classify(w, seg)
+	e.n = uint8(len(w))
+	copy(e.key[:], w)
+	e.id = id
+	return id
+}
+
+// classify returns the id of w in the table, or memoSplit when the table
+// does not hold it but it splits, or memoAbsent.
+//
+//go:noinline
+func (vm *vecModel) classify(w []byte, seg **segScratch) int32 {
+	if id, ok := vm.tab.Lookup(w); ok {
+		return id
+	}
+	if segmentable(w) {
+		if *seg == nil {
+			*seg = new(segScratch)
+		}
+		if _, ok := split(vm.tab, w, *seg); ok {
+			return memoSplit
+		}
+	}
+	return memoAbsent
+}
+
 // lookup returns the id of the word s[start:end] of at most eight bytes,
 // or -1.
 func (vm *vecModel) lookup(memo *vecMemo, s []byte, start, end int, seg **segScratch) int32 {
@@ -168,30 +228,9 @@ func (vm *vecModel) lookup(memo *vecMemo, s []byte, start, end int, seg **segScr
 //
 //go:noinline
 func (vm *vecModel) fill(e *vecMemoEntry, x uint64, w []byte, seg **segScratch) int32 {
-	id, ok := vm.tab.Lookup(w)
-	if !ok {
-		id = memoAbsent
-		if segmentable(w) {
-			if *seg == nil {
-				*seg = new(segScratch)
-			}
-			if _, ok := split(vm.tab, w, *seg); ok {
-				id = memoSplit
-			}
-		}
-	}
+	id := vm.classify(w, seg)
 	*e = vecMemoEntry{key: x, id: id}
 	return id
-}
-
-// find returns the table id of the word w, or -1, without the memo.
-//
-//go:noinline
-func (vm *vecModel) find(w []byte) int32 {
-	if id, ok := vm.tab.Lookup(w); ok {
-		return id
-	}
-	return -1
 }
 
 // text appends to ids the table ids of the words of the normalized text s
@@ -199,7 +238,7 @@ func (vm *vecModel) find(w []byte) int32 {
 // ^id), and returns how many words s has (a split word counting as its
 // parts): the ordinary path. seg is scratch, allocated when
 // first needed.
-func (vm *vecModel) text(ids []int32, s []byte, memo *vecMemo, seg **segScratch) ([]int32, int) {
+func (vm *vecModel) text(ids []int32, s []byte, memo *vecMemo, lm *longMemo, seg **segScratch) ([]int32, int) {
 	it := wordIter{s: s, blk: -64}
 	words := 0
 	for {
@@ -212,11 +251,9 @@ func (vm *vecModel) text(ids []int32, s []byte, memo *vecMemo, seg **segScratch)
 		if end-start <= 8 {
 			id = vm.lookup(memo, s, start, end, seg)
 		} else {
-			id = vm.find(s[start:end])
+			id = vm.findLong(lm, s[start:end], seg)
 		}
-		// A long word the table does not hold may split, and so may a short
-		// one the memo marks so.
-		if id == memoSplit || id < 0 && end-start > 8 {
+		if id == memoSplit {
 			var parts int
 			ids, parts = vm.split(ids, s[start:end], seg)
 			words += parts - 1
@@ -258,7 +295,7 @@ func (vm *vecModel) split(ids []int32, w []byte, seg **segScratch) ([]int32, int
 // fast path, where a word with a digit is folded first and a long word the
 // table does not hold is split as in text (fold is scratch, returned for
 // reuse).
-func (vm *vecModel) spans(ids []int32, s []byte, spans []uint64, fold []byte, memo *vecMemo, seg **segScratch) ([]int32, []byte, int) {
+func (vm *vecModel) spans(ids []int32, s []byte, spans []uint64, fold []byte, memo *vecMemo, lm *longMemo, seg **segScratch) ([]int32, []byte, int) {
 	ids = slices.Grow(ids, len(spans))
 	words := len(spans)
 	for _, sp := range spans {
@@ -279,7 +316,7 @@ func (vm *vecModel) spans(ids []int32, s []byte, spans []uint64, fold []byte, me
 			}
 		} else {
 			fold = vm.other(fold, s[start:end], sp&digitSpan != 0)
-			if id = vm.find(fold); id < 0 {
+			if id = vm.findLong(lm, fold, seg); id == memoSplit {
 				var parts int
 				ids, parts = vm.split(ids, fold, seg)
 				words += parts - 1

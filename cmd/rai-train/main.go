@@ -119,6 +119,10 @@ func run(args []string, stdout io.Writer) error {
 	windows := fs.Bool("windows", def.WindowNegatives, "add the server windows of long benign texts as negative rows")
 	vecs := fs.Bool("vectors", def.Vectors, "add pooled word vectors (classifiers/vectors: mean and IDF-weighted mean) as features")
 	vecScale := fs.Float64("vecscale", def.VectorScale, "standard deviation of each standardized word-vector column (0: 1/sqrt(2·dims), the unit norm of the hashed part)")
+	conv := fs.Bool("conv", def.Conv != nil, "add the phrase term (a convolution over the word vectors; needs -vectors)")
+	convFilters := fs.Int("conv-filters", def.Conv.Filters, "phrase term: filters")
+	convEpochs := fs.Int("conv-epochs", def.Conv.Epochs, "phrase term: epochs of Adam")
+	convL2 := fs.Float64("conv-l2", def.Conv.L2, "phrase term: L2 penalty")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -132,6 +136,12 @@ func run(args []string, stdout io.Writer) error {
 	cfg.Calibration.BenignFPR = *benignFPR
 	cfg.Vectors = *vecs
 	cfg.VectorScale = *vecScale
+	cfg.Conv = nil
+	if *conv {
+		cc := *def.Conv
+		cc.Filters, cc.Epochs, cc.L2 = *convFilters, *convEpochs, *convL2
+		cfg.Conv = &cc
+	}
 
 	corpus := &train.Corpus{}
 	if *dataDir != "" {

@@ -307,6 +307,46 @@ func gradPart(g *convGrad, j int) []float32 {
 
 func sigmoid32(z float32) float32 { return float32(1 / (1 + math.Exp(-float64(z)))) }
 
+// scales returns each filter's quantization unit (linear.ConvTerm.Scale):
+// the largest |row| over every word of the table and every offset, over
+// 127, so that no row is clamped.
+func (n *convNet) scales() []float32 {
+	var mu sync.Mutex
+	top := make([]float64, n.F)
+	var wg sync.WaitGroup
+	for w := range convWorkers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			local := make([]float64, n.F)
+			for id := w; id < len(n.vec); id += convWorkers {
+				x := n.vec[id]
+				for f := range n.F {
+					for k := range n.W {
+						kern := n.K[(f*n.W+k)*n.D : (f*n.W+k+1)*n.D]
+						var s float32
+						for d, xv := range x {
+							s += kern[d] * xv
+						}
+						local[f] = max(local[f], math.Abs(float64(s)))
+					}
+				}
+			}
+			mu.Lock()
+			for f := range top {
+				top[f] = max(top[f], local[f])
+			}
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	out := make([]float32, n.F)
+	for f, m := range top {
+		out[f] = float32(max(m, 1e-6) / 127)
+	}
+	return out
+}
+
 // term returns the fitted net as a model's phrase term, its read-out for
 // category c scaled by blend[c].
 func (n *convNet) term(blend [N]float64) *linear.ConvTerm {
@@ -314,6 +354,7 @@ func (n *convNet) term(blend [N]float64) *linear.ConvTerm {
 		Width: n.W, Filters: n.F,
 		Kernel: append([]float32(nil), n.K...),
 		FBias:  append([]float32(nil), n.B...),
+		Scale:  n.scales(),
 	}
 	for c := range N {
 		b := float32(blend[c])

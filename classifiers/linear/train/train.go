@@ -102,7 +102,7 @@ func DefaultConfig() Config {
 		WindowNegatives: true,
 		Vectors:         true,
 		VectorScale:     0.025,
-		Conv: &ConvConfig{Width: 3, Filters: 64, Epochs: 4, LR: 2e-3, L2: 1e-5, Batch: 64, Seed: 1, MaxWords: 96,
+		Conv: &ConvConfig{Width: 3, Filters: 64, Epochs: 4, LR: 2e-3, L2: 1e-4, Batch: 64, Seed: 1, MaxWords: 96,
 			Blends: []float64{0, 0.25, 0.5, 0.75, 1}},
 		Calibration: Calibration{LowFPR: 0.05, MediumFPR: 0.01, HighFPR: 0.002, HighDomainFPR: 0.03, VetoMiss: 0.05, BenignFPR: 0.01, LowBenignFPR: 0.02},
 	}
