@@ -27,6 +27,17 @@
 // Model files with the term are version 3 (RAILIN3); version-2 files load
 // as before, with no term.
 //
+// A model with a vector term may also carry a phrase term (Params.Conv,
+// ConvTerm, version 4: RAILIN4): a convolution of three consecutive words
+// over their vectors, 64 filters, a ReLU and the maximum over positions,
+// read out per category and weighted by the share of the text's words the
+// table holds (TableWords, which also splits a word of spelled-out letters
+// that normalization joined back into the table's words). A word's
+// quantized row is computed the first time a text holds it and kept
+// (lock-free); the positions run in AVX2 assembly on amd64
+// (convmax_amd64.s), with the Go loop as the reference and the only path
+// elsewhere and under the purego tag.
+//
 // A Model is immutable after Load and safe for concurrent use; per-call
 // scratch comes from a sync.Pool. Scores gives one probability per category
 // for a whole text; Classify maps those probabilities to segment-level
@@ -40,5 +51,5 @@
 // Dependencies: classifiers ← linear (and classifiers/internal/normalize
 // for the text normalization shared by training and inference,
 // classifiers/vectors for the word vectors, loaded only by a model with a
-// vector term).
+// vector term; golang.org/x/sys/cpu to ask for AVX2).
 package linear

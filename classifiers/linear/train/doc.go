@@ -7,7 +7,9 @@
 // (Windows: segments with their context, as the analyzer classifies), fits one L2-regularized logistic regression per category (over
 // the hashed features and, with Config.Vectors, the standardized pooled
 // word vectors of classifiers/vectors as dense columns) with
-// deterministic full-batch L-BFGS, calibrates the severity thresholds on
+// deterministic full-batch L-BFGS, with Config.Conv then fits the phrase
+// term (linear.ConvTerm) by Adam with a fixed order and chooses its blend
+// per category (conv.go), calibrates the severity thresholds on
 // the dev split scored item by item as the server scores (Calibrate), and
 // measures the result (Evaluate, AveragePrecision).
 //
