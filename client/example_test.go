@@ -59,7 +59,7 @@ func ExampleClient_Check() {
 	// Output:
 	// blocked: false status: 200
 	// blocked: true status: 400
-	// why: violence severity 4 in PROMPT "0"/0 bytes [10, 41)
+	// why: violence severity 5 in PROMPT "0"/0 bytes [10, 41)
 }
 
 // A blocked prompt is answered with Azure OpenAI's 400 body.
@@ -252,7 +252,7 @@ func ExampleGate() {
 	fmt.Printf("shown: %q\n", shown.String())
 	// Output:
 	// shown: "Sure. "
-	// stopped: violence severity 4 in COMPLETION "0"/0 bytes [6, 50)
+	// stopped: violence severity 5 in COMPLETION "0"/0 bytes [6, 50)
 	// finish_reason: content_filter
 }
 
