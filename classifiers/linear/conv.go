@@ -189,12 +189,9 @@ type convScratch struct {
 	// rows points at the row of each word of the text, with Width-1
 	// pointers to a zero row at each end (the padding).
 	rows []*int8
-	// extra holds the rows this call computed but could not keep (another
-	// call was filling them), one slot per word.
-	extra []int8
-	row   []float32 // a row before rounding
-	acc   []int16   // per filter
-	max   []int16   // per filter
+	row  []float32 // a row before rounding
+	acc  []int16   // per filter
+	max  []int16   // per filter
 }
 
 func (cm *convModel) newScratch() *convScratch {
@@ -226,22 +223,23 @@ func (cm *convModel) computeRow(dst []int8, tmp []float32, id int32) {
 	}
 }
 
-// row returns the row of word id, the j-th word of the text: the kept
-// one, or one computed now (and kept, when no other call is filling it).
-func (cm *convModel) row(id int32, j int, s *convScratch) *int8 {
+// row returns the row of word id: the kept one, or one computed now (and
+// kept, when no other call is filling it).
+func (cm *convModel) row(id int32, s *convScratch) *int8 {
 	if r := cm.ready[id].Load(); r != nil {
 		return r
 	}
-	return cm.fill(id, j, s)
+	return cm.fill(id, s)
 }
 
 // fill computes the row of word id. When this call wins the word's state
 // it computes it into its chunk and marks it ready; otherwise (another
-// call is filling it) into the text's slot j of s.extra. Only the winner
-// writes the chunk's row, and readers read it only once it is ready.
+// call is filling it at this moment, which happens only while the rows
+// warm up) into a row of its own. Only the winner writes the chunk's row,
+// and readers read it only once it is ready.
 //
 //go:noinline
-func (cm *convModel) fill(id int32, j int, s *convScratch) *int8 {
+func (cm *convModel) fill(id int32, s *convScratch) *int8 {
 	c, i := int(id)/convChunkWords, int(id)%convChunkWords*cm.rowLen
 	if cm.state[id].CompareAndSwap(rowAbsent, rowFilling) {
 		ch := cm.chunks[c].Load()
@@ -259,7 +257,7 @@ func (cm *convModel) fill(id int32, j int, s *convScratch) *int8 {
 		cm.ready[id].Store(&r[0])
 		return &r[0]
 	}
-	r := s.extra[j*cm.rowLen : (j+1)*cm.rowLen]
+	r := make([]int8, cm.rowLen)
 	cm.computeRow(r, s.row, id)
 	return &r[0]
 }
@@ -277,20 +275,15 @@ func (cm *convModel) add(z *[N]float32, ids []int32, words int, s *convScratch) 
 		return
 	}
 	h := s.max
-	if need := len(ids) * cm.rowLen; cap(s.extra) < need {
-		s.extra = make([]int8, need)
-	} else {
-		s.extra = s.extra[:need]
-	}
 	rows := s.rows[:0]
 	for range W - 1 {
 		rows = append(rows, &cm.zero[0])
 	}
-	for j, id := range ids {
+	for _, id := range ids {
 		if id < 0 {
 			id = ^id // a part of a split word
 		}
-		rows = append(rows, cm.row(id, j, s))
+		rows = append(rows, cm.row(id, s))
 	}
 	for range W - 1 {
 		rows = append(rows, &cm.zero[0])

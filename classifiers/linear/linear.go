@@ -266,7 +266,7 @@ func (m *Model) score(s *scratch, out *[N]float32) {
 
 // put returns s to the pool unless a huge text made it huge.
 func (m *Model) put(s *scratch) {
-	if cap(s.text) <= 1<<20 && cap(s.feats) <= 1<<22 && cap(s.fold) <= 1<<16 && cap(s.ids) <= 1<<18 && (s.plain == nil || cap(s.plain.spans) <= 1<<18 && cap(s.plain.hashes) <= 1<<18 && cap(s.plain.slow) <= 1<<18 && cap(s.plain.fold) <= 1<<16) {
+	if cap(s.text) <= 1<<20 && cap(s.feats) <= 1<<22 && cap(s.fold) <= 1<<16 && cap(s.ids) <= 1<<18 && (s.conv == nil || cap(s.conv.rows) <= 1<<18) && (s.plain == nil || cap(s.plain.spans) <= 1<<18 && cap(s.plain.hashes) <= 1<<18 && cap(s.plain.slow) <= 1<<18 && cap(s.plain.fold) <= 1<<16) {
 		m.pool.Put(s)
 	}
 }
