@@ -1,6 +1,7 @@
 package linear
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math"
 	"slices"
@@ -190,14 +191,12 @@ type convScratch struct {
 	// pointers to a zero row at each end (the padding).
 	rows []*int8
 	row  []float32 // a row before rounding
-	acc  []int16   // per filter
 	max  []int16   // per filter
 }
 
 func (cm *convModel) newScratch() *convScratch {
 	return &convScratch{
 		row: make([]float32, cm.rowLen),
-		acc: make([]int16, cm.t.Filters),
 		max: make([]int16, cm.t.Filters),
 	}
 }
@@ -289,7 +288,7 @@ func (cm *convModel) add(z *[N]float32, ids []int32, words int, s *convScratch) 
 		rows = append(rows, &cm.zero[0])
 	}
 	s.rows = rows
-	convMax(h, s.acc, cm.bias, rows, W)
+	convMax(h, cm.bias, rows, W)
 	read := readOut(cm.out, h)
 	r := Coverage(len(ids), words)
 	for _, c := range cm.active {
@@ -312,37 +311,86 @@ func readOut(out [][N]float32, h []int16) (sum [N]float32) {
 	return [N]float32{s0, s1, s2, s3}
 }
 
+// The portable convMax adds eight filters at a time in two uint64 words
+// of four 16-bit lanes each (SWAR): a row's eight int8 numbers, loaded as
+// one word and moved to offset binary (x+128, 1…255, by flipping each
+// byte's top bit), split into the even and the odd filters; the Width ≤
+// maxConvWidth offset sums of a lane stay below 2^15, so no lane carries
+// into the next and the lanes compare by one subtraction. The bias is
+// added after the maximum over positions, which is the same number:
+// max_p(bias + S_p) = bias + max_p S_p.
+const (
+	swarFlip = 0x8080808080808080 // the top bit of every byte
+	swarLow  = 0x00ff00ff00ff00ff // the low byte of every 16-bit lane
+	swarTop  = 0x8000800080008000 // the top bit of every 16-bit lane
+)
+
+// maxLanes returns the lane-wise maximum of a and b, whose 16-bit lanes
+// all hold numbers below 2^15.
+func maxLanes(a, b uint64) uint64 {
+	ge := ((a | swarTop) - b) & swarTop // lane top bit set where a ≥ b
+	m := (ge >> 15) * 0xffff            // all ones where a ≥ b
+	return a&m | b&^m
+}
+
+// load64 returns the eight int8 at r+i in offset binary, as a
+// little-endian word.
+func load64(r *int8, i int) uint64 {
+	return binary.LittleEndian.Uint64(unsafe.Slice((*byte)(unsafe.Add(unsafe.Pointer(r), i)), 8)) ^ swarFlip
+}
+
 // convMaxGo is the portable convMax: for the rows of a text padded as in
 // convScratch.rows, it sets h[f] to the largest of 0 and, over the
-// positions p, bias[f] + Σ_k row(p+k)[k·F+f], in int16 (exact: see
-// convBiasMax). acc is scratch of F numbers. Filters go eight at a time
-// through fixed-size arrays, which spares the bounds checks.
-func convMaxGo(h, acc, bias []int16, rows []*int8, width int) {
+// positions p, bias[f] + Σ_k row(p+k)[k·F+f], exactly as int16 sums would
+// (see convBiasMax). Filters go eight at a time in SWAR words (above), the
+// last F mod 8 one by one; it allocates nothing.
+func convMaxGo(h, bias []int16, rows []*int8, width int) {
 	F := len(h)
-	clear(h)
-	acc, bias = acc[:F], bias[:F]
-	for p := 0; p+width <= len(rows); p++ {
-		copy(acc, bias)
-		for k := range width {
-			r := unsafe.Slice((*int8)(unsafe.Add(unsafe.Pointer(rows[p+k]), k*F)), F)
-			f := 0
-			for ; f+8 <= F; f += 8 {
-				a, x := (*[8]int16)(acc[f:]), (*[8]int8)(r[f:])
-				a[0] += int16(x[0])
-				a[1] += int16(x[1])
-				a[2] += int16(x[2])
-				a[3] += int16(x[3])
-				a[4] += int16(x[4])
-				a[5] += int16(x[5])
-				a[6] += int16(x[6])
-				a[7] += int16(x[7])
+	bias = bias[:F]
+	npos := len(rows) - width + 1
+	if npos < 1 {
+		clear(h)
+		return
+	}
+	rows = rows[:npos+width-1]
+	off := uint64(128 * width) // what offset binary adds to a sum
+	f := 0
+	for ; f+8 <= F; f += 8 {
+		var even, odd uint64 // the largest sums so far, offset by off
+		if width == 3 {      // the shipped width: the rows roll, without bounds checks
+			r0, r1 := rows[0], rows[1]
+			for _, r2 := range rows[2:] {
+				x0, x1, x2 := load64(r0, f), load64(r1, F+f), load64(r2, 2*F+f)
+				r0, r1 = r1, r2
+				e := x0&swarLow + x1&swarLow + x2&swarLow
+				o := x0>>8&swarLow + x1>>8&swarLow + x2>>8&swarLow
+				even, odd = maxLanes(even, e), maxLanes(odd, o)
 			}
-			for ; f < F; f++ {
-				acc[f] += int16(r[f])
+		} else {
+			for p := range npos {
+				var e, o uint64
+				for k, r := range rows[p : p+width] {
+					x := load64(r, k*F+f)
+					e += x & swarLow
+					o += x >> 8 & swarLow
+				}
+				even, odd = maxLanes(even, e), maxLanes(odd, o)
 			}
 		}
-		for f, a := range acc {
-			h[f] = max(h[f], a)
+		for i := range 4 {
+			h[f+2*i] = max(0, bias[f+2*i]+int16(uint16(even>>(16*i))-uint16(off)))
+			h[f+2*i+1] = max(0, bias[f+2*i+1]+int16(uint16(odd>>(16*i))-uint16(off)))
 		}
+	}
+	for ; f < F; f++ {
+		best := int16(math.MinInt16)
+		for p := range npos {
+			var s int16
+			for k, r := range rows[p : p+width] {
+				s += int16(*(*int8)(unsafe.Add(unsafe.Pointer(r), k*F+f)))
+			}
+			best = max(best, s)
+		}
+		h[f] = max(0, bias[f]+best)
 	}
 }

@@ -17,10 +17,10 @@ var haveConvAVX2 = cpu.X86.HasAVX2
 
 // convMax is convMaxGo, in assembly where the CPU and the filter count
 // allow.
-func convMax(h, acc, bias []int16, rows []*int8, width int) {
+func convMax(h, bias []int16, rows []*int8, width int) {
 	F := len(h)
 	if !haveConvAVX2 || F%64 != 0 || len(rows) < width {
-		convMaxGo(h, acc, bias, rows, width)
+		convMaxGo(h, bias, rows, width)
 		return
 	}
 	convMaxAVX2(&h[0], &bias[0], &rows[0], len(rows)-width+1, width, F/64, F)

@@ -3,6 +3,6 @@
 package linear
 
 // convMax is convMaxGo where there is no assembly.
-func convMax(h, acc, bias []int16, rows []*int8, width int) {
-	convMaxGo(h, acc, bias, rows, width)
+func convMax(h, bias []int16, rows []*int8, width int) {
+	convMaxGo(h, bias, rows, width)
 }

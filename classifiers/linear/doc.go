@@ -35,8 +35,9 @@
 // that normalization joined back into the table's words). A word's
 // quantized row is computed the first time a text holds it and kept
 // (lock-free); the positions run in AVX2 assembly on amd64
-// (convmax_amd64.s), with the Go loop as the reference and the only path
-// elsewhere and under the purego tag.
+// (convmax_amd64.s) and elsewhere, or under the purego tag, in portable Go
+// eight filters per 64-bit step (SWAR); the tests hold both to a
+// one-filter-at-a-time definition.
 //
 // A Model is immutable after Load and safe for concurrent use; per-call
 // scratch comes from a sync.Pool. Scores gives one probability per category
