@@ -352,7 +352,6 @@ func convMaxGo(h, bias []int16, rows []*int8, width int) {
 		clear(h)
 		return
 	}
-	rows = rows[:npos+width-1]
 	off := uint64(128 * width) // what offset binary adds to a sum
 	f := 0
 	for ; f+8 <= F; f += 8 {
