@@ -10,7 +10,7 @@
 //	unsure     Veto ≤ p < Low
 //	weak       Low ≤ p < Medium
 //	confident  Medium ≤ p < High
-//	sure       p ≥ High
+//	sure       p ≥ High (and the steps High4, High5 of the HIGH band)
 //
 // When the text spells words evasively (Evasive: "k i l l", "k.i.l.l",
 // "k1ll"; read from the report of what classifiers/internal/normalize
@@ -24,14 +24,18 @@
 //	    the model is very confident.
 //	s ≥ 2: raised by one level (at most 5) when the model is confident or
 //	    sure; otherwise unchanged (WithLowerMedium: a MEDIUM hit is
-//	    lowered to LOW when the model is absent).
+//	    lowered to LOW when the model is absent); then raised to what the
+//	    model alone would report, when that is higher.
 //
 // A category the rules did not find gets one finding over the whole text
 // from the model alone at its calibrated points: LOW when it is weak (not
 // blocking by default; WithModelAloneLow(false) turns it off), MEDIUM
-// (blocking by default) when it is confident, HIGH (3) when it is sure
-// (WithModelAloneMax(1): the model alone gives at most LOW, and only the
-// rules block clean text; WithModelAlone(false): nothing). So the rules
+// (blocking by default) when it is confident, HIGH when it is sure: 3 at
+// High, 4 at High4, 5 at High5, each step reached by four times fewer
+// development negatives than the one below, so that a client ranking by
+// severity sees the model's confidence (WithModelAloneMax(3): HIGH is
+// always 3; WithModelAloneMax(1): the model alone gives at most LOW, and
+// only the rules block clean text; WithModelAlone(false): nothing). So the rules
 // decide what they do best (explicit threats, slurs, self-harm intent,
 // minors) and the model carries the rest at operating points calibrated per
 // category on development data (docs/classifiers-model.md).

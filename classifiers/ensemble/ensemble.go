@@ -53,8 +53,9 @@ type config struct {
 }
 
 // WithModelAlone sets whether the model may report a category the rules did
-// not find: MEDIUM at its calibrated Medium threshold and HIGH (3) at its
-// High threshold (see WithModelAloneMax). Default true.
+// not find: MEDIUM at its calibrated Medium threshold, HIGH (3) at its
+// High threshold and 4 or 5 at High4 or High5 (see WithModelAloneMax).
+// Default true.
 func WithModelAlone(on bool) Option { return optionFunc(func(c *config) { c.modelAlone = on }) }
 
 // WithModelAloneLow sets whether the model alone reports LOW for a
@@ -74,11 +75,11 @@ func WithModelAloneFloor(p float32) Option {
 }
 
 // WithModelAloneMax caps the severity the model alone can give to text
-// without evasive spelling (1 to 3). Default 3 (linear.SeverityHigh): the
-// model alone blocks at its Medium threshold. 1 makes only the rules
-// block clean text.
+// without evasive spelling (1 to 5). Default 5 (classifiers.MaxSeverity):
+// the model alone blocks at its Medium threshold and uses the whole HIGH
+// band. 1 makes only the rules block clean text.
 func WithModelAloneMax(sev uint8) Option {
-	return optionFunc(func(c *config) { c.aloneMax = min(max(sev, 1), linear.SeverityHigh) })
+	return optionFunc(func(c *config) { c.aloneMax = min(max(sev, 1), classifiers.MaxSeverity) })
 }
 
 // WithVeto sets whether a LOW rule hit is dropped when the model's
@@ -156,7 +157,7 @@ var modelRule = [N]string{"model/hate", "model/sexual", "model/violence", "model
 // other is used alone, with the same mapping as if the missing side had
 // found nothing or were neutral).
 func New(rules classifiers.Classifier, model Model, opts ...Option) *Ensemble {
-	e := &Ensemble{rules: rules, model: model, cfg: config{modelAlone: true, aloneLow: true, aloneMax: linear.SeverityHigh, vetoLow: true, evasion: true}}
+	e := &Ensemble{rules: rules, model: model, cfg: config{modelAlone: true, aloneLow: true, aloneMax: classifiers.MaxSeverity, vetoLow: true, evasion: true}}
 	for _, o := range opts {
 		o.apply(&e.cfg)
 	}
@@ -186,11 +187,17 @@ const (
 	unsure                 // Veto ≤ p < Low
 	weak                   // Low ≤ p < Medium
 	confident              // Medium ≤ p < High
-	sure                   // p ≥ High
+	sure                   // High ≤ p < High4
+	surer                  // High4 ≤ p < High5
+	surest                 // p ≥ High5
 )
 
 func levelOf(t linear.Thresholds, p float32) level {
 	switch {
+	case t.High5 > 0 && p >= t.High5:
+		return surest
+	case t.High4 > 0 && p >= t.High4:
+		return surer
 	case p >= t.High:
 		return sure
 	case p >= t.Medium:
@@ -205,7 +212,10 @@ func levelOf(t linear.Thresholds, p float32) level {
 
 // combine is the severity of one rule finding of severity s (0 when the
 // rules found nothing for the category) given the model's level. It is the
-// whole combination; Classify applies it per finding.
+// whole combination; Classify applies it per finding, and raises a rule
+// finding of MEDIUM or more to what the model alone would report when
+// that is higher (a LOW rule hit, often one that context lowered, keeps
+// the model to this table).
 func (e *Ensemble) combine(s uint8, l level, evasive bool) uint8 {
 	switch {
 	case s == 0:
@@ -213,17 +223,17 @@ func (e *Ensemble) combine(s uint8, l level, evasive bool) uint8 {
 			return 0
 		}
 		// Alone, the model reports what its calibrated thresholds say:
-		// LOW when weak, MEDIUM when confident, HIGH when sure
-		// (docs/classifiers-model.md gives the operating points). LOW
-		// blocks nothing by default, but a policy that blocks at LOW, and
-		// anyone ranking by severity, needs the model's graded signal.
+		// LOW when weak, MEDIUM when confident, 3, 4 or 5 (HIGH) when
+		// sure at High, High4 or High5 (docs/classifiers-model.md gives
+		// the operating points). LOW blocks nothing by default, but a
+		// policy that blocks at LOW, and anyone ranking by severity,
+		// needs the model's graded signal.
+		sev := uint8(l) - uint8(unsure) // weak 1, confident 2, sure 3, …
 		switch {
-		case l == sure && evasive:
-			return max(2, e.cfg.aloneMax)
-		case l == sure:
-			return min(linear.SeverityHigh, e.cfg.aloneMax)
-		case l == confident:
-			return min(2, e.cfg.aloneMax)
+		case l >= sure && evasive:
+			return max(2, min(sev, e.cfg.aloneMax))
+		case l >= confident:
+			return min(sev, e.cfg.aloneMax)
 		case l == weak && e.cfg.aloneLow:
 			return 1
 		}
@@ -232,7 +242,7 @@ func (e *Ensemble) combine(s uint8, l level, evasive bool) uint8 {
 		switch {
 		case l == absent && e.cfg.vetoLow:
 			return 0
-		case l == sure:
+		case l >= sure:
 			return 2
 		}
 		return 1
@@ -302,6 +312,13 @@ func (e *Ensemble) Classify(dst []classifiers.Finding, text []byte) []classifier
 	if cap(s.norm) <= 1<<20 {
 		e.pool.Put(s)
 	}
+	// alone is what the model alone reports per category.
+	var alone [N]uint8
+	for c := range N {
+		if evasive || probs[c] >= e.cfg.aloneFloor {
+			alone[c] = e.combine(0, lv[c], evasive)
+		}
+	}
 	var seen [N]bool
 	w := base
 	for _, f := range dst[base:] {
@@ -310,7 +327,12 @@ func (e *Ensemble) Classify(dst []classifiers.Finding, text []byte) []classifier
 			continue
 		}
 		seen[c] = true
-		if f.Severity = e.combine(min(f.Severity, classifiers.MaxSeverity), lv[c], evasive); f.Severity > 0 {
+		rs := min(f.Severity, classifiers.MaxSeverity)
+		f.Severity = e.combine(rs, lv[c], evasive)
+		if rs >= 2 {
+			f.Severity = max(f.Severity, alone[c])
+		}
+		if f.Severity > 0 {
 			dst[w] = f
 			w++
 		}
@@ -318,10 +340,10 @@ func (e *Ensemble) Classify(dst []classifiers.Finding, text []byte) []classifier
 	clear(dst[w:])
 	dst = dst[:w]
 	for c := range N {
-		if seen[c] || !evasive && probs[c] < e.cfg.aloneFloor {
+		if seen[c] {
 			continue
 		}
-		if s := e.combine(0, lv[c], evasive); s > 0 {
+		if s := alone[c]; s > 0 {
 			dst = append(dst, classifiers.Finding{
 				Category: classifiers.Category(c), Severity: s, Start: 0, End: len(text), Rule: modelRule[c],
 			})

@@ -20,7 +20,7 @@ func (r fakeRules) Classify(dst []classifiers.Finding, _ []byte) []classifiers.F
 // fakeModel returns fixed probabilities with fixed thresholds.
 type fakeModel [ensemble.N]float32
 
-var thr = linear.Thresholds{Veto: 0.05, Low: 0.3, Medium: 0.6, High: 0.9}
+var thr = linear.Thresholds{Veto: 0.05, Low: 0.3, Medium: 0.6, High: 0.9, High4: 0.97, High5: 0.99}
 
 func (m *fakeModel) Scores(_ []byte, out *[ensemble.N]float32) { *out = *m }
 func (m *fakeModel) Thresholds(classifiers.Category) linear.Thresholds {
@@ -33,6 +33,8 @@ const (
 	pWeak      = 0.4
 	pConfident = 0.7
 	pSure      = 0.95
+	pSurer     = 0.98
+	pSurest    = 0.995
 )
 
 func rule(c classifiers.Category, sev uint8) classifiers.Finding {
@@ -55,6 +57,11 @@ func TestCombination(t *testing.T) {
 		{"model confident alone", nil, pConfident, nil, 2, false},
 		{"model sure alone", nil, pSure, nil, 3, false},
 		{"model sure alone, max 2", nil, pSure, []ensemble.Option{ensemble.WithModelAloneMax(2)}, 2, false},
+		{"model at High4 alone", nil, pSurer, nil, 4, false},
+		{"model at High5 alone", nil, pSurest, nil, 5, false},
+		{"model at High5 alone, max 3", nil, pSurest, []ensemble.Option{ensemble.WithModelAloneMax(3)}, 3, false},
+		{"model at High5 alone, max 1", nil, pSurest, []ensemble.Option{ensemble.WithModelAloneMax(1)}, 1, false},
+		{"no High4 or High5 calibrated", nil, pSurest, []ensemble.Option{ensemble.WithThresholds(v, linear.Thresholds{Veto: 0.05, Low: 0.3, Medium: 0.6, High: 0.9})}, 3, false},
 		{"model confident alone, max 1", nil, pConfident, []ensemble.Option{ensemble.WithModelAloneMax(1)}, 1, false},
 		{"model alone off", nil, pSure, []ensemble.Option{ensemble.WithModelAlone(false)}, 0, false},
 		{"low vetoed", fakeRules{rule(v, 1)}, pAbsent, nil, 0, false},
@@ -62,9 +69,13 @@ func TestCombination(t *testing.T) {
 		{"low kept", fakeRules{rule(v, 1)}, pUnsure, nil, 1, true},
 		{"low stays low when confident", fakeRules{rule(v, 1)}, pConfident, nil, 1, true},
 		{"low raised when sure", fakeRules{rule(v, 1)}, pSure, nil, 2, true},
+		{"low raised to medium only at High5", fakeRules{rule(v, 1)}, pSurest, nil, 2, true},
 		{"medium kept when absent", fakeRules{rule(v, 2)}, pAbsent, nil, 2, true},
 		{"medium lowered when absent", fakeRules{rule(v, 2)}, pAbsent, []ensemble.Option{ensemble.WithLowerMedium(true)}, 1, true},
 		{"medium raised", fakeRules{rule(v, 2)}, pConfident, nil, 3, true},
+		{"medium raised to the model's level", fakeRules{rule(v, 2)}, pSurest, nil, 5, true},
+		{"rule HIGH raised by one, as high as the model alone", fakeRules{rule(v, 3)}, pSurer, nil, 4, true},
+		{"medium raised, model alone capped", fakeRules{rule(v, 2)}, pSurest, []ensemble.Option{ensemble.WithModelAloneMax(2)}, 3, true},
 		{"high kept", fakeRules{rule(v, 4)}, pWeak, nil, 4, true},
 		{"high raised", fakeRules{rule(v, 4)}, pSure, nil, 5, true},
 		{"max capped", fakeRules{rule(v, 5)}, pSure, nil, 5, true},

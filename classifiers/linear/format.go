@@ -37,10 +37,14 @@ import (
 //	  out    [4][filters]float32
 //	  absent [4]float32
 //	  scale  [filters]float32
+//	flags bit 3 only, the upper severities:
+//	  high45 [4][2]float32 (High4, High5 per category)
 //	crc        uint32, CRC-32 (IEEE) of everything above
 //
 // flags: bit 0 word unigrams, bit 1 word bigrams, bit 2 anchor crosses
-// (Features.Cross). A model without a vector
+// (Features.Cross), bit 3 thresholds of severity 4 and 5 follow the
+// terms (Thresholds.High4, High5; a file without them loads with 0, no
+// such level). A model without a vector
 // term is written as RAILIN2, byte for byte what earlier versions wrote;
 // both versions load.
 
@@ -65,7 +69,7 @@ const headerSize = 8 + 8 + 4 + 4*N + 4*4*N + 4*N
 // maxFileSize bounds what Load reads (1<<24 buckets of four int8 and a
 // vector term of 1024 dimensions).
 const maxFileSize = headerSize + (1<<24)*N + vecHeaderSize + 2*N*1024*4 +
-	4 + maxConvFilters*(maxConvWidth*1024+2+N)*4 + 2*N*4 + 4
+	4 + maxConvFilters*(maxConvWidth*1024+2+N)*4 + 2*N*4 + 2*N*4 + 4
 
 func (p *Params) validate() error {
 	f := p.Features
@@ -88,6 +92,9 @@ func (p *Params) validate() error {
 		t := p.Thresholds[c]
 		if !(0 <= t.Veto && t.Veto <= t.Low && t.Low <= t.Medium && t.Medium <= t.High && t.High <= 1) {
 			return fmt.Errorf("%w: thresholds of category %d not ordered in [0, 1]", ErrFormat, c)
+		}
+		if (t.High4 != 0 || t.High5 != 0) && !(t.High <= t.High4 && t.High4 <= t.High5 && t.High5 <= 1) {
+			return fmt.Errorf("%w: severity 4 and 5 thresholds of category %d not ordered in [High, 1]", ErrFormat, c)
 		}
 	}
 	for i := range p.Weights {
@@ -154,7 +161,8 @@ func decode(data []byte) (Params, error) {
 	h := data[8:16]
 	p.Features = Features{Bits: h[0], MinN: h[1], MaxN: h[2], Words: h[3]&1 != 0, Bigrams: h[3]&2 != 0, Cross: h[3]&4 != 0, Long: h[5]}
 	p.Normalization = Normalization(h[4])
-	if h[3]&^7 != 0 || h[6]|h[7] != 0 {
+	upper := h[3]&8 != 0
+	if h[3]&^15 != 0 || h[6]|h[7] != 0 {
 		return p, fmt.Errorf("%w: reserved bits set", ErrFormat)
 	}
 	if p.Features.Bits < 12 || p.Features.Bits > 24 {
@@ -185,6 +193,9 @@ func decode(data []byte) (Params, error) {
 			}
 			want += 4 + (filters*width*dims+filters+N+N*filters+N+filters)*4
 		}
+	}
+	if upper {
+		want += 2 * N * 4
 	}
 	if len(body) != want {
 		return p, fmt.Errorf("%w: size %d, want %d", ErrFormat, len(data), want+4)
@@ -257,6 +268,12 @@ func decode(data []byte) (Params, error) {
 		t.Scale = floats(t.Filters)
 		p.Conv = t
 	}
+	if upper {
+		for c := range N {
+			t := &p.Thresholds[c]
+			t.High4, t.High5 = f32(), f32()
+		}
+	}
 	return p, nil
 }
 
@@ -275,6 +292,13 @@ func (p *Params) Encode() ([]byte, error) {
 	}
 	if f.Cross {
 		flags |= 4
+	}
+	upper := false
+	for _, t := range p.Thresholds {
+		upper = upper || t.High4 != 0 || t.High5 != 0
+	}
+	if upper {
+		flags |= 8
 	}
 	scale, q := quantize(p.Weights)
 	out := make([]byte, 0, headerSize+len(q)*N+4)
@@ -329,6 +353,12 @@ func (p *Params) Encode() ([]byte, error) {
 			for _, x := range xs {
 				put(x)
 			}
+		}
+	}
+	if upper {
+		for _, t := range p.Thresholds {
+			put(t.High4)
+			put(t.High5)
 		}
 	}
 	return binary.LittleEndian.AppendUint32(out, crc32.ChecksumIEEE(out)), nil

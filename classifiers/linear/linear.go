@@ -16,20 +16,29 @@ const N = int(classifiers.NumCategories)
 // Thresholds are the probability cut points of one category, calibrated on
 // the development split by cmd/rai-train and stored in the model file. A
 // probability at or above Low, Medium or High gives severity 1, 2 or
-// SeverityHigh; below Veto the model is confident the category is absent
-// (the ensemble uses that to drop weak rule hits). 0 ≤ Veto ≤ Low ≤ Medium ≤ High ≤ 1.
+// SeverityHigh, at or above High4 or High5 severity 4 or 5 (the upper
+// steps of SPEC §4's HIGH band, each reached by fewer negatives); below
+// Veto the model is confident the category is absent (the ensemble uses
+// that to drop weak rule hits). 0 ≤ Veto ≤ Low ≤ Medium ≤ High ≤ 1, and
+// High ≤ High4 ≤ High5 ≤ 1 where they are set: 0 means the level is not
+// calibrated (model files before them, thresholds written by hand) and is
+// never reached.
 type Thresholds struct {
 	Veto, Low, Medium, High float32
+	High4, High5            float32
 }
 
 // SeverityHigh is the severity Classify reports at or above the High
-// threshold: the lowest HIGH severity (SPEC §4), since a segment-level score
-// says nothing about how graphic the text is.
+// threshold: the lowest HIGH severity (SPEC §4).
 const SeverityHigh = 3
 
 // Severity maps a probability to a severity with these thresholds.
 func (t Thresholds) Severity(p float32) uint8 {
 	switch {
+	case t.High5 > 0 && p >= t.High5:
+		return 5
+	case t.High4 > 0 && p >= t.High4:
+		return 4
 	case p >= t.High:
 		return SeverityHigh
 	case p >= t.Medium:

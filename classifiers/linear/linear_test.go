@@ -78,6 +78,71 @@ func TestThresholdsSeverity(t *testing.T) {
 			t.Errorf("Severity(%v) = %d, want %d", tc.p, got, tc.want)
 		}
 	}
+	// With the upper steps of the HIGH band calibrated.
+	th.High4, th.High5 = 0.9, 0.99
+	for _, tc := range []struct {
+		p    float32
+		want uint8
+	}{{0.5, 2}, {0.8, linear.SeverityHigh}, {0.89, linear.SeverityHigh}, {0.9, 4}, {0.98, 4}, {0.99, 5}, {1, 5}} {
+		if got := th.Severity(tc.p); got != tc.want {
+			t.Errorf("with High4, High5: Severity(%v) = %d, want %d", tc.p, got, tc.want)
+		}
+	}
+}
+
+// TestUpperThresholdsRoundTrip: High4 and High5 survive the file (flags
+// bit 3), a file without them loads with 0 (no such level), and
+// thresholds out of order are refused.
+func TestUpperThresholdsRoundTrip(t *testing.T) {
+	p := tinyParams(t)
+	plain, err := p.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for c := range linear.N {
+		p.Thresholds[c].High4, p.Thresholds[c].High5 = 0.95, 0.99
+	}
+	m, err := linear.New(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkRoundTrip(t, m)
+	var buf bytes.Buffer
+	if _, err := m.WriteTo(&buf); err != nil {
+		t.Fatal(err)
+	}
+	m2, err := linear.Load(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := m2.Thresholds(classifiers.Violence); got != p.Thresholds[classifiers.Violence] {
+		t.Fatalf("thresholds %+v after a round trip, want %+v", got, p.Thresholds[classifiers.Violence])
+	}
+	old, err := linear.Load(bytes.NewReader(plain))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := old.Thresholds(classifiers.Violence); got.High4 != 0 || got.High5 != 0 {
+		t.Fatalf("a file without the upper thresholds loads %+v, want High4 = High5 = 0", got)
+	}
+	var sev uint8
+	for _, f := range m2.Classify(nil, []byte("zork")) {
+		sev = f.Severity
+	}
+	if sev != 5 {
+		t.Fatalf("zork scores severity %d with High5 calibrated, want 5", sev)
+	}
+	for _, bad := range []linear.Thresholds{
+		{Veto: 0.01, Low: 0.3, Medium: 0.6, High: 0.9, High4: 0.8, High5: 0.99},  // High4 below High
+		{Veto: 0.01, Low: 0.3, Medium: 0.6, High: 0.9, High4: 0.95, High5: 0.93}, // High5 below High4
+		{Veto: 0.01, Low: 0.3, Medium: 0.6, High: 0.9, High4: 0.95, High5: 1.5},  // above 1
+	} {
+		q := tinyParams(t)
+		q.Thresholds[classifiers.Hate] = bad
+		if _, err := linear.New(q); !errors.Is(err, linear.ErrFormat) {
+			t.Errorf("New with thresholds %+v = %v, want ErrFormat", bad, err)
+		}
+	}
 }
 
 func TestRoundTrip(t *testing.T) {

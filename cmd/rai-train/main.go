@@ -56,7 +56,7 @@ type Manifest struct {
 	GradMax         [linear.N]float64     `json:"grad_max"`
 	// ConvBlend is the weight of the phrase term per category (config.conv), chosen on the dev rows.
 	ConvBlend    [linear.N]float64       `json:"conv_blend,omitempty"`
-	Thresholds   map[string][4]float32   `json:"thresholds"`
+	Thresholds   map[string][]float32    `json:"thresholds"`
 	DevMetrics   train.Report            `json:"dev_metrics"`
 	TrainMetrics train.Report            `json:"train_metrics"`
 	LODO         map[string]train.Report `json:"leave_one_dataset_out,omitempty"`
@@ -206,7 +206,7 @@ func run(args []string, stdout io.Writer) error {
 		Iterations:      res.Iterations,
 		GradMax:         res.GradMax,
 		ConvBlend:       res.ConvBlend,
-		Thresholds:      map[string][4]float32{},
+		Thresholds:      map[string][]float32{},
 		DevMetrics:      train.Evaluate(m, dev),
 		TrainMetrics:    train.Evaluate(m, tr),
 		Weights: weightsInfo{File: "weights.bin.gz", Bytes: buf.Len(), SHA256: hex.EncodeToString(sum[:]),
@@ -223,7 +223,11 @@ func run(args []string, stdout io.Writer) error {
 	for c := range linear.N {
 		man.Loss[c] = train.Num(res.Loss[c])
 		t := m.Params().Thresholds[c]
-		man.Thresholds[classifiers.Category(c).String()] = [4]float32{t.Veto, t.Low, t.Medium, t.High}
+		ts := []float32{t.Veto, t.Low, t.Medium, t.High}
+		if t.High4 != 0 {
+			ts = append(ts, t.High4, t.High5)
+		}
+		man.Thresholds[classifiers.Category(c).String()] = ts
 	}
 	if *lodo {
 		man.LODO = map[string]train.Report{}

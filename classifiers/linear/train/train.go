@@ -84,6 +84,11 @@ type Calibration struct {
 	// LowBenignFPR bounds Low from below in the same way: at most this
 	// share of any benign development set's rows reaches LOW.
 	LowBenignFPR float64 `json:"low_benign_fpr,omitempty"`
+	// UpperStep, when > 1, calibrates severities 4 and 5 (High4, High5)
+	// the way High is, with both of High's false-positive bounds divided
+	// by UpperStep for 4 and by UpperStep² for 5: each step up is reached
+	// by that many times fewer negatives. 0 leaves them out.
+	UpperStep float64 `json:"upper_step,omitempty"`
 }
 
 // DefaultConfig is the configuration of the shipped model.
@@ -104,7 +109,7 @@ func DefaultConfig() Config {
 		VectorScale:     0.025,
 		Conv: &ConvConfig{Width: 3, Filters: 64, Epochs: 4, LR: 2e-3, L2: 1e-4, Batch: 64, Seed: 1, MaxWords: 96,
 			Blends: []float64{0, 0.25, 0.5, 0.75, 1}},
-		Calibration: Calibration{LowFPR: 0.05, MediumFPR: 0.01, HighFPR: 0.002, HighDomainFPR: 0.03, VetoMiss: 0.05, BenignFPR: 0.01, LowBenignFPR: 0.02},
+		Calibration: Calibration{LowFPR: 0.05, MediumFPR: 0.01, HighFPR: 0.002, HighDomainFPR: 0.03, VetoMiss: 0.05, BenignFPR: 0.01, LowBenignFPR: 0.02, UpperStep: 4},
 	}
 }
 
@@ -463,7 +468,11 @@ func withWindows(exs []Example) []Example {
 // Medium. With too few development examples it falls back to the
 // quantiles alone.
 func Calibrate(m *linear.Model, dev []Example, cal Calibration) [N]linear.Thresholds {
-	probs := Probabilities(m, dev)
+	return calibrate(Probabilities(m, dev), dev, cal)
+}
+
+// calibrate is Calibrate on the probabilities of dev, given.
+func calibrate(probs [][N]float32, dev []Example, cal Calibration) [N]linear.Thresholds {
 	var out [N]linear.Thresholds
 	for c := range N {
 		negBy := map[string][]float64{}
@@ -481,16 +490,25 @@ func Calibrate(m *linear.Model, dev []Example, cal Calibration) [N]linear.Thresh
 			}
 		}
 		t := linear.Thresholds{Veto: 0.02, Low: 0.5, Medium: 0.7, High: 0.9}
+		var upper [2]float32 // High4, High5 before ordering
 		if len(neg) >= minCalibNegatives {
 			slices.Sort(neg)
 			t.Low = float32(quantile(neg, 1-cal.LowFPR))
 			t.Medium = float32(quantile(neg, 1-cal.MediumFPR))
-			t.High = float32(quantile(neg, 1-cal.HighFPR))
-			for _, xs := range negBy {
-				if len(xs) >= minCalibNegatives {
-					slices.Sort(xs)
-					t.High = max(t.High, float32(quantile(xs, 1-cal.HighDomainFPR)))
+			// highAt is High's rule with both bounds divided by div.
+			highAt := func(div float64) float32 {
+				h := float32(quantile(neg, 1-cal.HighFPR/div))
+				for _, xs := range negBy {
+					if len(xs) >= minCalibNegatives {
+						slices.Sort(xs)
+						h = max(h, float32(quantile(xs, 1-cal.HighDomainFPR/div)))
+					}
 				}
+				return h
+			}
+			t.High = highAt(1)
+			if cal.UpperStep > 1 {
+				upper = [2]float32{highAt(cal.UpperStep), highAt(cal.UpperStep * cal.UpperStep)}
 			}
 			if mt, ok := bestMedium(negBy, posBy, cal.BenignFPR); ok {
 				t.Medium = mt
@@ -509,6 +527,10 @@ func Calibrate(m *linear.Model, dev []Example, cal Calibration) [N]linear.Thresh
 		t.Medium = nextUp(t.Medium)
 		t.Low = min(nextUp(t.Low), t.Medium)
 		t.High = min(max(nextUp(t.High), t.Medium), 1)
+		if upper[0] > 0 {
+			t.High4 = min(max(nextUp(upper[0]), t.High), 1)
+			t.High5 = min(max(nextUp(upper[1]), t.High4), 1)
+		}
 		t.Veto = min(t.Veto, t.Low)
 		out[c] = t
 	}

@@ -1,0 +1,80 @@
+package train
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+)
+
+// TestCalibrateUpperSeverities: severities 4 and 5 follow High's rule with
+// both false-positive bounds divided by UpperStep and UpperStep², in
+// order above High, on every data set's negatives; UpperStep 0 leaves
+// them out.
+func TestCalibrateUpperSeverities(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	var dev []Example
+	var probs [][N]float32
+	add := func(set string, n int, pos bool, p func() float32) {
+		for i := range n {
+			e := Example{Dataset: set, ID: fmt.Sprintf("%s:%d", set, i)}
+			e.Target, e.Weight = all(0, 1)
+			var ps [N]float32
+			for c := range N {
+				ps[c] = p()
+				if pos {
+					e.Target[c] = 1
+				}
+			}
+			dev = append(dev, e)
+			probs = append(probs, ps)
+		}
+	}
+	// A large set with easy negatives, a small one with hard negatives
+	// (which bounds the per-set share), and positives in both (a set
+	// without positives would be a benign set, which bounds Medium).
+	add("easy", 20000, false, func() float32 { return rng.Float32() * 0.9 })
+	add("hard", 2000, false, func() float32 { return 0.5 + rng.Float32()*0.5 })
+	add("easy", 2000, true, func() float32 { return 0.8 + rng.Float32()*0.2 })
+	add("hard", 200, true, func() float32 { return 0.9 + rng.Float32()*0.1 })
+	cal := DefaultConfig().Calibration
+	th := calibrate(probs, dev, cal)
+	share := func(set string, c int, thr float32) float64 {
+		var n, above int
+		for i := range dev {
+			if (set == "" || dev[i].Dataset == set) && dev[i].Negative(c) {
+				n++
+				if probs[i][c] >= thr {
+					above++
+				}
+			}
+		}
+		return float64(above) / float64(n)
+	}
+	for c := range N {
+		tc := th[c]
+		if !(tc.High <= tc.High4 && tc.High4 <= tc.High5 && tc.High5 <= 1) {
+			t.Fatalf("category %d: thresholds %+v not ordered", c, tc)
+		}
+		for k, thr := range []float32{tc.High, tc.High4, tc.High5} {
+			div := 1.0
+			for range k {
+				div *= cal.UpperStep
+			}
+			if s := share("", c, thr); s > cal.HighFPR/div {
+				t.Errorf("category %d, severity %d: %.5f of all negatives reach it, want ≤ %.5f", c, 3+k, s, cal.HighFPR/div)
+			}
+			if s := share("hard", c, thr); s > cal.HighDomainFPR/div {
+				t.Errorf("category %d, severity %d: %.5f of the hard set's negatives reach it, want ≤ %.5f", c, 3+k, s, cal.HighDomainFPR/div)
+			}
+		}
+		if tc.High4 <= tc.High {
+			t.Errorf("category %d: High4 %v not above High %v", c, tc.High4, tc.High)
+		}
+	}
+	cal.UpperStep = 0
+	for c, tc := range calibrate(probs, dev, cal) {
+		if tc.High4 != 0 || tc.High5 != 0 {
+			t.Errorf("category %d: UpperStep 0 gave High4 %v, High5 %v; want none", c, tc.High4, tc.High5)
+		}
+	}
+}
