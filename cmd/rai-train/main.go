@@ -95,7 +95,7 @@ func run(args []string, stdout io.Writer) error {
 	def := train.DefaultConfig()
 	fs := flag.NewFlagSet("rai-train", flag.ContinueOnError)
 	dataDir := fs.String("data", filepath.Join(root, "..", "shared", "data"), "folder of the public data sets (empty: none)")
-	synth := fs.String("synthetic", filepath.Join(root, "cmd", "rai-train", "synthetic.tsv"), "hand-written examples, TSV (empty: none)")
+	synth := fs.String("synthetic", filepath.Join(root, "cmd", "rai-train", "synthetic.tsv"), "hand-written examples, TSV files, comma-separated (empty: none)")
 	outDir := fs.String("out", filepath.Join(root, "classifiers", "linear", "model"), "output folder for weights.bin.gz and MANIFEST.json")
 	bits := fs.Uint("bits", uint(def.Features.Bits), "log2 of the hash buckets")
 	minN := fs.Uint("minn", uint(def.Features.MinN), "shortest character n-gram (0: none)")
@@ -151,8 +151,11 @@ func run(args []string, stdout io.Writer) error {
 		}
 		corpus = c
 	}
-	if *synth != "" {
-		if err := corpus.AddSynthetic(*synth, "synthetic/"+filepath.Base(*synth)); err != nil {
+	for _, path := range strings.Split(*synth, ",") {
+		if path = strings.TrimSpace(path); path == "" {
+			continue
+		}
+		if err := corpus.AddSynthetic(path, "synthetic/"+filepath.Base(path)); err != nil {
 			return err
 		}
 	}

@@ -107,3 +107,42 @@ func TestShippedModelReproduces(t *testing.T) {
 		t.Fatal("retrained weights differ from the shipped ones")
 	}
 }
+
+// TestSyntheticFiles: both hand-written files parse, and -synthetic takes
+// several files, each recorded in the manifest's inputs.
+func TestSyntheticFiles(t *testing.T) {
+	for _, name := range []string{"synthetic.tsv", "synthetic-counselling.tsv"} {
+		var c train.Corpus
+		if err := c.AddSynthetic(name, "synthetic/"+name); err != nil {
+			t.Fatal(err)
+		}
+		if len(c.Examples) < 100 {
+			t.Errorf("%s: %d rows", name, len(c.Examples))
+		}
+	}
+	out := t.TempDir()
+	args := []string{"-data", "testdata/data", "-synthetic", "testdata/synthetic.tsv,synthetic-counselling.tsv",
+		"-out", out, "-bits", "12", "-maxiter", "20", "-conv=false"}
+	if err := run(args, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	raw, err := os.ReadFile(filepath.Join(out, "MANIFEST.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var man struct {
+		Inputs []train.File `json:"inputs"`
+	}
+	if err := json.Unmarshal(raw, &man); err != nil {
+		t.Fatal(err)
+	}
+	found := map[string]bool{}
+	for _, f := range man.Inputs {
+		found[f.Path] = true
+	}
+	for _, want := range []string{"synthetic/synthetic.tsv", "synthetic/synthetic-counselling.tsv"} {
+		if !found[want] {
+			t.Errorf("manifest inputs lack %s: %+v", want, man.Inputs)
+		}
+	}
+}
