@@ -45,6 +45,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/openrai/raiserver/classifiers"
+	"github.com/openrai/raiserver/classifiers/linear"
 	"github.com/openrai/raiserver/classifiers/linear/train"
 )
 
@@ -240,6 +241,18 @@ func evaluate(sc *scorer, exs []train.Example, obf bool) *result {
 			return e.Dataset == "xstest" && e.Kind == kind
 		}, anyBlocked)
 	}
+	// Benign text that names an identity group (women, Muslims, gay
+	// people, …): the rows of the sets with no HATE positive that name
+	// one (linear.NamesIdentity), and how many of them HATE blocks.
+	hatePos := map[string]bool{}
+	for i := range exs {
+		if exs[i].Positive(int(classifiers.Hate)) {
+			hatePos[exs[i].Dataset] = true
+		}
+	}
+	r.addProbe("Benign rows naming an identity group: HATE blocked", "", exs, func(e *train.Example) bool {
+		return !hatePos[e.Dataset] && e.Negative(int(classifiers.Hate)) && linear.NamesIdentity(e.Text)
+	}, func(i int) bool { return v[i].sev[classifiers.Hate] >= blockAt })
 	r.addProbe("XSTest unsafe prompts blocked (any category)", "", exs, func(e *train.Example) bool {
 		return e.Dataset == "xstest" && strings.HasPrefix(e.Kind, "unsafe/")
 	}, anyBlocked)

@@ -224,3 +224,22 @@ func TestFoldDigitsMatchesSlow(t *testing.T) {
 		}
 	}
 }
+
+func TestNamesIdentity(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		want bool
+	}{
+		{"Women won the vote in 1920.", true},
+		{"my friend is GAY and proud", true},
+		{"muslims, jews and christians", true},
+		{"people say they like it", false}, // the generic group words are not identities
+		{"a womanizer", false},             // whole words only
+		{"transport and translation", false},
+		{"", false},
+	} {
+		if got := NamesIdentity(tc.text); got != tc.want {
+			t.Errorf("NamesIdentity(%q) = %v, want %v", tc.text, got, tc.want)
+		}
+	}
+}

@@ -116,6 +116,7 @@ func run(args []string, stdout io.Writer) error {
 	lodoDir := fs.String("lodo-out", "", "with -lodo: also write each leave-one-dataset-out model to DIR/<dataset>.bin.gz (for go run ./bench/quality -lodo DIR)")
 	lodoSets := fs.String("lodo-sets", "davidson,toxigen,hatexplain,sbic,implicit_hate,toxic_spans", "with -lodo: the trainable data sets to leave out, one at a time")
 	benignFPR := fs.Float64("benign-fpr", def.Calibration.BenignFPR, "calibration: the largest share of any benign set's dev rows at or above Medium")
+	identityBenign := fs.Bool("identity-benign", def.Calibration.IdentityBenign, "calibration: for HATE, also bound Medium and Low by the benign sets' rows that name an identity group, pooled")
 	windows := fs.Bool("windows", def.WindowNegatives, "add the server windows of long benign texts as negative rows")
 	vecs := fs.Bool("vectors", def.Vectors, "add pooled word vectors (classifiers/vectors: mean and IDF-weighted mean) as features")
 	vecScale := fs.Float64("vecscale", def.VectorScale, "standard deviation of each standardized word-vector column (0: 1/sqrt(2·dims), the unit norm of the hashed part)")
@@ -134,6 +135,7 @@ func run(args []string, stdout io.Writer) error {
 	cfg.SpacedWeight = float32(*spaced)
 	cfg.WindowNegatives = *windows
 	cfg.Calibration.BenignFPR = *benignFPR
+	cfg.Calibration.IdentityBenign = *identityBenign
 	cfg.Vectors = *vecs
 	cfg.VectorScale = *vecScale
 	cfg.Conv = nil

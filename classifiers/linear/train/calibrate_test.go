@@ -3,7 +3,11 @@ package train
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
+
+	"github.com/openrai/raiserver/classifiers"
+	"github.com/openrai/raiserver/classifiers/linear"
 )
 
 // TestCalibrateUpperSeverities: severities 4 and 5 follow High's rule with
@@ -75,6 +79,62 @@ func TestCalibrateUpperSeverities(t *testing.T) {
 	for c, tc := range calibrate(probs, dev, cal) {
 		if tc.High4 != 0 || tc.High5 != 0 {
 			t.Errorf("category %d: UpperStep 0 gave High4 %v, High5 %v; want none", c, tc.High4, tc.High5)
+		}
+	}
+}
+
+// TestCalibrateIdentityBenign: with IdentityBenign, HATE's Medium keeps
+// the benign sets' rows that name an identity group under BenignFPR, even
+// when they are too few in each set to bound it there; other categories
+// are not touched.
+func TestCalibrateIdentityBenign(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	var dev []Example
+	var probs [][N]float32
+	add := func(set, text string, n int, pos bool, lo, hi float32) {
+		for i := range n {
+			e := Example{Dataset: set, ID: fmt.Sprintf("%s:%s:%d", set, text, i), Text: text}
+			e.Target, e.Weight = all(0, 1)
+			var ps [N]float32
+			for c := range N {
+				ps[c] = lo + rng.Float32()*(hi-lo)
+				if pos {
+					e.Target[c] = 1
+				}
+			}
+			dev = append(dev, e)
+			probs = append(probs, ps)
+		}
+	}
+	// Two benign sets, each mostly plain rows with a few rows naming a
+	// group that score high; a labelled set whose best F1 is low.
+	add("wiki", "the river floods in spring", 3000, false, 0, 0.3)
+	add("wiki", "women won the vote", 150, false, 0.4, 0.8)
+	add("chat", "what should i cook tonight", 3000, false, 0, 0.3)
+	add("chat", "my muslim neighbour invited us", 150, false, 0.4, 0.8)
+	add("hate", "statement", 500, true, 0.35, 1)
+	add("hate", "other statement", 500, false, 0, 0.5)
+	cal := DefaultConfig().Calibration
+	plain := calibrate(probs, dev, cal)
+	cal.IdentityBenign = true
+	held := calibrate(probs, dev, cal)
+	var named []float64
+	for i := range dev {
+		if dev[i].Dataset != "hate" && linear.NamesIdentity(dev[i].Text) {
+			named = append(named, float64(probs[i][classifiers.Hate]))
+		}
+	}
+	slices.Sort(named)
+	q := quantile(named, 1-cal.BenignFPR)
+	if float64(plain[classifiers.Hate].Medium) > q {
+		t.Fatalf("test set-up: without the option Medium %v is already above the named rows' quantile %v", plain[classifiers.Hate].Medium, q)
+	}
+	if float64(held[classifiers.Hate].Medium) <= q {
+		t.Errorf("with IdentityBenign, HATE Medium %v is not above the named rows' %v-quantile %v", held[classifiers.Hate].Medium, 1-cal.BenignFPR, q)
+	}
+	for c := range N {
+		if c != int(classifiers.Hate) && held[c] != plain[c] {
+			t.Errorf("category %d changed: %+v → %+v", c, plain[c], held[c])
 		}
 	}
 }

@@ -3,6 +3,7 @@ package train
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -10,6 +11,7 @@ import (
 	"sync"
 	"unicode"
 
+	"github.com/openrai/raiserver/classifiers"
 	"github.com/openrai/raiserver/classifiers/linear"
 	"github.com/openrai/raiserver/classifiers/vectors"
 )
@@ -89,6 +91,14 @@ type Calibration struct {
 	// by UpperStep for 4 and by UpperStep² for 5: each step up is reached
 	// by that many times fewer negatives. 0 leaves them out.
 	UpperStep float64 `json:"upper_step,omitempty"`
+	// IdentityBenign adds, for HATE, one more benign set to those that
+	// bound Medium and Low: the benign sets' development rows that name
+	// an identity group (linear.NamesIdentity), pooled. Hate is an attack
+	// on such a group, so these rows are HATE's hardest benign traffic
+	// (encyclopedia text, assistant instructions, therapy questions and
+	// harassment reports that mention women, Muslims, gay people, …), and
+	// no whole set is made of them.
+	IdentityBenign bool `json:"identity_benign,omitempty"`
 }
 
 // DefaultConfig is the configuration of the shipped model.
@@ -510,11 +520,24 @@ func calibrate(probs [][N]float32, dev []Example, cal Calibration) [N]linear.Thr
 			if cal.UpperStep > 1 {
 				upper = [2]float32{highAt(cal.UpperStep), highAt(cal.UpperStep * cal.UpperStep)}
 			}
-			if mt, ok := bestMedium(negBy, posBy, cal.BenignFPR); ok {
+			// The benign sets that bound Medium and Low; for HATE with
+			// IdentityBenign also their rows that name an identity group,
+			// pooled as one more benign set.
+			ceilBy := negBy
+			if cal.IdentityBenign && classifiers.Category(c) == classifiers.Hate {
+				ceilBy = maps.Clone(negBy)
+				for i := range dev {
+					d := dev[i].Dataset
+					if len(posBy[d]) == 0 && dev[i].Negative(c) && linear.NamesIdentity(dev[i].Text) {
+						ceilBy[identityBenignSet] = append(ceilBy[identityBenignSet], float64(probs[i][c]))
+					}
+				}
+			}
+			if mt, ok := bestMedium(ceilBy, posBy, cal.BenignFPR); ok {
 				t.Medium = mt
 			}
 			if cal.LowBenignFPR > 0 {
-				t.Low = max(t.Low, float32(benignCeiling(negBy, posBy, cal.LowBenignFPR)))
+				t.Low = max(t.Low, float32(benignCeiling(ceilBy, posBy, cal.LowBenignFPR)))
 			}
 		}
 		if len(pos) >= 10 {
@@ -536,6 +559,10 @@ func calibrate(probs [][N]float32, dev []Example, cal Calibration) [N]linear.Thr
 	}
 	return out
 }
+
+// identityBenignSet names the pooled rows of the benign sets that name an
+// identity group (Calibration.IdentityBenign).
+const identityBenignSet = "benign rows naming an identity group"
 
 // minCalibPositives is the fewest development positives of one data set
 // for its F1 to take part in choosing Medium.
