@@ -192,19 +192,14 @@ const (
 	surest                 // p ≥ High5
 )
 
+// levelOf reads p against t: above Low, the level is the severity the
+// thresholds give (linear.Thresholds.Severity: weak is 1, confident 2,
+// sure 3 to 5), so the cut points have one definition.
 func levelOf(t linear.Thresholds, p float32) level {
-	switch {
-	case t.High5 > 0 && p >= t.High5:
-		return surest
-	case t.High4 > 0 && p >= t.High4:
-		return surer
-	case p >= t.High:
-		return sure
-	case p >= t.Medium:
-		return confident
-	case p >= t.Low:
-		return weak
-	case p >= t.Veto:
+	if sev := t.Severity(p); sev > 0 {
+		return unsure + level(sev)
+	}
+	if p >= t.Veto {
 		return unsure
 	}
 	return absent
@@ -228,7 +223,7 @@ func (e *Ensemble) combine(s uint8, l level, evasive bool) uint8 {
 		// the operating points). LOW blocks nothing by default, but a
 		// policy that blocks at LOW, and anyone ranking by severity,
 		// needs the model's graded signal.
-		sev := uint8(l) - uint8(unsure) // weak 1, confident 2, sure 3, …
+		sev := uint8(l - unsure) // the thresholds' severity (levelOf)
 		switch {
 		case l >= sure && evasive:
 			return max(2, min(sev, e.cfg.aloneMax))
