@@ -256,6 +256,19 @@ func evaluate(sc *scorer, exs []train.Example, obf bool) *result {
 	r.addProbe("XSTest unsafe prompts blocked (any category)", "", exs, func(e *train.Example) bool {
 		return e.Dataset == "xstest" && strings.HasPrefix(e.Kind, "unsafe/")
 	}, anyBlocked)
+	// The same by type: which kinds of harmful request go through.
+	types = types[:0]
+	for i := range exs {
+		if e := &exs[i]; e.Dataset == "xstest" && strings.HasPrefix(e.Kind, "unsafe/") && !slices.Contains(types, e.Kind) {
+			types = append(types, e.Kind)
+		}
+	}
+	slices.Sort(types)
+	for _, kind := range types {
+		r.addProbe("  of them "+strings.TrimPrefix(kind, "unsafe/"), "", exs, func(e *train.Example) bool {
+			return e.Dataset == "xstest" && e.Kind == kind
+		}, anyBlocked)
+	}
 	for _, p := range []struct {
 		kind, label string
 		c           int

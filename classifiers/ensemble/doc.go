@@ -19,9 +19,12 @@
 // model's features). Each rule finding's severity s then becomes:
 //
 //	s = 1 (LOW, including hits the rules lowered for context):
-//	    dropped when the model is absent (veto); raised to 2 only when the
-//	    model is sure; otherwise 1. Context-lowered hits stay low unless
-//	    the model is very confident.
+//	    dropped when the model is absent (veto); raised to 2 when the
+//	    model is sure, and in HATE also when it is confident
+//	    (WithLowRuleHolds); otherwise 1. So in SEXUAL, VIOLENCE and
+//	    SELF_HARM, hits a context lowered (a game, fiction) stay low unless
+//	    the model is very confident; in HATE an ambiguous, reclaimed or
+//	    quoted slur does not keep the model below its own verdict.
 //	s ≥ 2: raised by one level (at most 5) when the model is confident or
 //	    sure; otherwise unchanged (WithLowerMedium: a MEDIUM hit is
 //	    lowered to LOW when the model is absent); then raised to what the

@@ -49,7 +49,10 @@ type config struct {
 	evasion     bool
 	aloneFloor  float32
 	aloneLow    bool
-	thresholds  [N]*linear.Thresholds
+	// lowHolds[c]: a LOW rule hit holds a confident model to LOW in
+	// category c (see WithLowRuleHolds).
+	lowHolds   [N]bool
+	thresholds [N]*linear.Thresholds
 }
 
 // WithModelAlone sets whether the model may report a category the rules did
@@ -91,6 +94,24 @@ func WithVeto(on bool) Option { return optionFunc(func(c *config) { c.vetoLow = 
 // Default false: rules are precise about explicit phrases, and a short
 // segment gives the model little to go on.
 func WithLowerMedium(on bool) Option { return optionFunc(func(c *config) { c.lowerMedium = on }) }
+
+// WithLowRuleHolds sets whether, in category c, a LOW rule hit (a lone
+// ambiguous word, or a finding a context such as a game, fiction, history,
+// news, a definition or counter-speech lowered) holds the model to LOW
+// when the model alone would report MEDIUM (its level is confident: at or
+// above Medium, below High). Default true for SEXUAL, VIOLENCE and
+// SELF_HARM, whose LOW hits are mostly the contexts the model cannot read
+// ("kill" in a game); false for HATE, whose LOW hits are mostly ambiguous
+// or reclaimed slurs, which the model, trained on posts that use them both
+// ways, reads better than one word can (docs/classifiers-model.md gives
+// the measurement). A sure model (at or above High) gives MEDIUM either way.
+func WithLowRuleHolds(c classifiers.Category, on bool) Option {
+	return optionFunc(func(cfg *config) {
+		if int(c) < N {
+			cfg.lowHolds[c] = on
+		}
+	})
+}
 
 // WithEvasion sets whether evasive spelling (see Evasive) raises the
 // model's level by one (weak to confident, confident to sure). Default true.
@@ -157,7 +178,8 @@ var modelRule = [N]string{"model/hate", "model/sexual", "model/violence", "model
 // other is used alone, with the same mapping as if the missing side had
 // found nothing or were neutral).
 func New(rules classifiers.Classifier, model Model, opts ...Option) *Ensemble {
-	e := &Ensemble{rules: rules, model: model, cfg: config{modelAlone: true, aloneLow: true, aloneMax: classifiers.MaxSeverity, vetoLow: true, evasion: true}}
+	e := &Ensemble{rules: rules, model: model, cfg: config{modelAlone: true, aloneLow: true, aloneMax: classifiers.MaxSeverity, vetoLow: true, evasion: true,
+		lowHolds: [N]bool{classifiers.Sexual: true, classifiers.Violence: true, classifiers.SelfHarm: true}}}
 	for _, o := range opts {
 		o.apply(&e.cfg)
 	}
@@ -211,7 +233,7 @@ func levelOf(t linear.Thresholds, p float32) level {
 // finding of MEDIUM or more to what the model alone would report when
 // that is higher (a LOW rule hit, often one that context lowered, keeps
 // the model to this table).
-func (e *Ensemble) combine(s uint8, l level, evasive bool) uint8 {
+func (e *Ensemble) combine(c int, s uint8, l level, evasive bool) uint8 {
 	switch {
 	case s == 0:
 		if !e.cfg.modelAlone {
@@ -237,7 +259,7 @@ func (e *Ensemble) combine(s uint8, l level, evasive bool) uint8 {
 		switch {
 		case l == absent && e.cfg.vetoLow:
 			return 0
-		case l >= sure:
+		case l >= sure, l == confident && !e.cfg.lowHolds[c]:
 			return 2
 		}
 		return 1
@@ -311,7 +333,7 @@ func (e *Ensemble) Classify(dst []classifiers.Finding, text []byte) []classifier
 	var alone [N]uint8
 	for c := range N {
 		if evasive || probs[c] >= e.cfg.aloneFloor {
-			alone[c] = e.combine(0, lv[c], evasive)
+			alone[c] = e.combine(c, 0, lv[c], evasive)
 		}
 	}
 	var seen [N]bool
@@ -323,7 +345,7 @@ func (e *Ensemble) Classify(dst []classifiers.Finding, text []byte) []classifier
 		}
 		seen[c] = true
 		rs := min(f.Severity, classifiers.MaxSeverity)
-		f.Severity = e.combine(rs, lv[c], evasive)
+		f.Severity = e.combine(c, rs, lv[c], evasive)
 		if rs >= 2 {
 			f.Severity = max(f.Severity, alone[c])
 		}

@@ -68,6 +68,8 @@ func TestCombination(t *testing.T) {
 		{"low veto off", fakeRules{rule(v, 1)}, pAbsent, []ensemble.Option{ensemble.WithVeto(false)}, 1, true},
 		{"low kept", fakeRules{rule(v, 1)}, pUnsure, nil, 1, true},
 		{"low stays low when confident", fakeRules{rule(v, 1)}, pConfident, nil, 1, true},
+		{"low raised when confident, hold off", fakeRules{rule(v, 1)}, pConfident, []ensemble.Option{ensemble.WithLowRuleHolds(v, false)}, 2, true},
+		{"low kept when weak, hold off", fakeRules{rule(v, 1)}, pWeak, []ensemble.Option{ensemble.WithLowRuleHolds(v, false)}, 1, true},
 		{"low raised when sure", fakeRules{rule(v, 1)}, pSure, nil, 2, true},
 		{"low raised to medium only at High5", fakeRules{rule(v, 1)}, pSurest, nil, 2, true},
 		{"medium kept when absent", fakeRules{rule(v, 2)}, pAbsent, nil, 2, true},
@@ -112,6 +114,29 @@ func TestCombination(t *testing.T) {
 				t.Errorf("model finding should span the text: %+v", got[0])
 			}
 		})
+	}
+}
+
+// TestLowRuleHoldsDefault: by default a LOW rule hit holds a confident
+// model to LOW in SEXUAL, VIOLENCE and SELF_HARM, not in HATE.
+func TestLowRuleHoldsDefault(t *testing.T) {
+	for c := range classifiers.Category(ensemble.N) {
+		var m fakeModel
+		m[c] = pConfident
+		want := uint8(1)
+		if c == classifiers.Hate {
+			want = 2
+		}
+		for _, opts := range [][]ensemble.Option{nil, {ensemble.WithLowRuleHolds(c, c != classifiers.Hate)}} {
+			fs := ensemble.New(fakeRules{rule(c, 1)}, &m, opts...).Classify(nil, []byte("0123456789"))
+			if len(fs) != 1 || fs[0].Category != c || fs[0].Severity != want || fs[0].Rule != "fake" {
+				t.Errorf("%v: got %+v, want the rule finding at severity %d", c, fs, want)
+			}
+		}
+		fs := ensemble.New(fakeRules{rule(c, 1)}, &m, ensemble.WithLowRuleHolds(c, c == classifiers.Hate)).Classify(nil, []byte("0123456789"))
+		if len(fs) != 1 || fs[0].Severity != 3-want {
+			t.Errorf("%v with the option flipped: got %+v, want severity %d", c, fs, 3-want)
+		}
 	}
 }
 
