@@ -116,6 +116,8 @@ func run(args []string, stdout io.Writer) error {
 	lodoDir := fs.String("lodo-out", "", "with -lodo: also write each leave-one-dataset-out model to DIR/<dataset>.bin.gz (for go run ./bench/quality -lodo DIR)")
 	lodoSets := fs.String("lodo-sets", "davidson,toxigen,hatexplain,sbic,implicit_hate,toxic_spans", "with -lodo: the trainable data sets to leave out, one at a time")
 	benignFPR := fs.Float64("benign-fpr", def.Calibration.BenignFPR, "calibration: the largest share of any benign set's dev rows at or above Medium")
+	lowFPR := fs.Float64("low-fpr", def.Calibration.LowFPR, "calibration: the share of all dev negatives at or above Low (before the benign bound)")
+	lowBenignFPR := fs.Float64("low-benign-fpr", def.Calibration.LowBenignFPR, "calibration: the largest share of any benign set's dev rows at or above Low")
 	identityBenign := fs.Bool("identity-benign", def.Calibration.IdentityBenign, "calibration: for HATE, also bound Medium and Low by the benign sets' rows that name an identity group, pooled")
 	windows := fs.Bool("windows", def.WindowNegatives, "add the server windows of long benign texts as negative rows")
 	vecs := fs.Bool("vectors", def.Vectors, "add pooled word vectors (classifiers/vectors: mean and IDF-weighted mean) as features")
@@ -135,6 +137,8 @@ func run(args []string, stdout io.Writer) error {
 	cfg.SpacedWeight = float32(*spaced)
 	cfg.WindowNegatives = *windows
 	cfg.Calibration.BenignFPR = *benignFPR
+	cfg.Calibration.LowFPR = *lowFPR
+	cfg.Calibration.LowBenignFPR = *lowBenignFPR
 	cfg.Calibration.IdentityBenign = *identityBenign
 	cfg.Vectors = *vecs
 	cfg.VectorScale = *vecScale
