@@ -229,18 +229,21 @@ func evaluate(sc *scorer, exs []train.Example, obf bool) *result {
 	}, anyBlocked)
 	// The same by XSTest's prompt type (homonyms, figurative language,
 	// safe targets, …): where the false positives come from.
-	var types []string
-	for i := range exs {
-		if e := &exs[i]; e.Dataset == "xstest" && strings.HasPrefix(e.Kind, "safe/") && !slices.Contains(types, e.Kind) {
-			types = append(types, e.Kind)
+	byXSTestType := func(prefix string) {
+		var types []string
+		for i := range exs {
+			if e := &exs[i]; e.Dataset == "xstest" && strings.HasPrefix(e.Kind, prefix) && !slices.Contains(types, e.Kind) {
+				types = append(types, e.Kind)
+			}
+		}
+		slices.Sort(types)
+		for _, kind := range types {
+			r.addProbe("  of them "+strings.TrimPrefix(kind, prefix), "", exs, func(e *train.Example) bool {
+				return e.Dataset == "xstest" && e.Kind == kind
+			}, anyBlocked)
 		}
 	}
-	slices.Sort(types)
-	for _, kind := range types {
-		r.addProbe("  of them "+strings.TrimPrefix(kind, "safe/"), "", exs, func(e *train.Example) bool {
-			return e.Dataset == "xstest" && e.Kind == kind
-		}, anyBlocked)
-	}
+	byXSTestType("safe/")
 	// Benign text that names an identity group (women, Muslims, gay
 	// people, …): the rows of the sets with no HATE positive that name
 	// one (linear.NamesIdentity), and how many of them HATE blocks.
@@ -257,18 +260,7 @@ func evaluate(sc *scorer, exs []train.Example, obf bool) *result {
 		return e.Dataset == "xstest" && strings.HasPrefix(e.Kind, "unsafe/")
 	}, anyBlocked)
 	// The same by type: which kinds of harmful request go through.
-	types = types[:0]
-	for i := range exs {
-		if e := &exs[i]; e.Dataset == "xstest" && strings.HasPrefix(e.Kind, "unsafe/") && !slices.Contains(types, e.Kind) {
-			types = append(types, e.Kind)
-		}
-	}
-	slices.Sort(types)
-	for _, kind := range types {
-		r.addProbe("  of them "+strings.TrimPrefix(kind, "unsafe/"), "", exs, func(e *train.Example) bool {
-			return e.Dataset == "xstest" && e.Kind == kind
-		}, anyBlocked)
-	}
+	byXSTestType("unsafe/")
 	for _, p := range []struct {
 		kind, label string
 		c           int
