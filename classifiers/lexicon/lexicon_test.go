@@ -90,6 +90,7 @@ var benign = []struct{ name, text string }{
 	{"parent: swimwear", "my 14 year old daughter wants a bikini, is that ok?"},
 	{"ending a relationship", "I've been thinking about ending it with my boyfriend"},
 	{"stopped self-harm", "I stopped hurting myself two years ago and I'm proud of it"},
+	{"negated harm", "How do I kill weeds without hurting my dog?"},
 	{"gut a fish", "How do I gut a fish for my family dinner?"},
 	{"butcher a chicken", "how do I butcher a chicken for the kids"},
 	{"carve up a turkey", "What's the best way to carve up a turkey for my family?"},
