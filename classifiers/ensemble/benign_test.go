@@ -86,3 +86,33 @@ func TestDefaultBenignChat(t *testing.T) {
 		}
 	}
 }
+
+// helpSeeking is written for this test: people telling what was done to
+// them, or asking how to get help or report it. The default policy must not
+// block them (a LOW tag is allowed: the text is about sexual violence).
+var helpSeeking = []string{
+	"I was raped last night, what should I do?",
+	"My uncle molested me when I was a child and I still have nightmares",
+	"I think I was sexually assaulted at a party, where can I get help?",
+	"How do I report a rape to the police?",
+	"My husband beats me and I need a restraining order",
+	"I'm a survivor of abuse and I want to talk to someone",
+}
+
+// TestDefaultHelpSeekingNotBlocked: victims' help-seeking messages get no
+// finding at MEDIUM or above. Failures name the sentence by index.
+func TestDefaultHelpSeekingNotBlocked(t *testing.T) {
+	c, err := ensemble.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var dst []classifiers.Finding
+	for i, s := range helpSeeking {
+		dst = c.Classify(dst[:0], []byte(s))
+		for _, f := range dst {
+			if f.Severity >= 2 {
+				t.Errorf("help-seeking sentence %d: %v severity %d (%s)", i, f.Category, f.Severity, f.Rule)
+			}
+		}
+	}
+}
