@@ -74,15 +74,24 @@ var benignChat = []string{
 // TestDefaultBenignChat: the default ensemble reports no finding at all for
 // ordinary chat. Failures name the sentence by index.
 func TestDefaultBenignChat(t *testing.T) {
+	checkDefault(t, "benign", benignChat, 1)
+}
+
+// checkDefault fails for every finding of the default ensemble at severity
+// atLeast or more in any of the sentences, naming the sentence by index.
+func checkDefault(t *testing.T, kind string, sentences []string, atLeast uint8) {
+	t.Helper()
 	c, err := ensemble.Default()
 	if err != nil {
 		t.Fatal(err)
 	}
 	var dst []classifiers.Finding
-	for i, s := range benignChat {
+	for i, s := range sentences {
 		dst = c.Classify(dst[:0], []byte(s))
 		for _, f := range dst {
-			t.Errorf("benign sentence %d: %v severity %d (%s)", i, f.Category, f.Severity, f.Rule)
+			if f.Severity >= atLeast {
+				t.Errorf("%s sentence %d: %v severity %d (%s)", kind, i, f.Category, f.Severity, f.Rule)
+			}
 		}
 	}
 }
@@ -102,17 +111,5 @@ var helpSeeking = []string{
 // TestDefaultHelpSeekingNotBlocked: victims' help-seeking messages get no
 // finding at MEDIUM or above. Failures name the sentence by index.
 func TestDefaultHelpSeekingNotBlocked(t *testing.T) {
-	c, err := ensemble.Default()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var dst []classifiers.Finding
-	for i, s := range helpSeeking {
-		dst = c.Classify(dst[:0], []byte(s))
-		for _, f := range dst {
-			if f.Severity >= 2 {
-				t.Errorf("help-seeking sentence %d: %v severity %d (%s)", i, f.Category, f.Severity, f.Rule)
-			}
-		}
-	}
+	checkDefault(t, "help-seeking", helpSeeking, 2)
 }
