@@ -45,7 +45,6 @@ import (
 	"text/tabwriter"
 
 	"github.com/openrai/raiserver/classifiers"
-	"github.com/openrai/raiserver/classifiers/linear"
 	"github.com/openrai/raiserver/classifiers/linear/train"
 )
 
@@ -246,15 +245,15 @@ func evaluate(sc *scorer, exs []train.Example, obf bool) *result {
 	byXSTestType("safe/")
 	// Benign text that names an identity group (women, Muslims, gay
 	// people, …): the rows of the sets with no HATE positive that name
-	// one (linear.NamesIdentity), and how many of them HATE blocks.
-	hatePos := map[string]bool{}
-	for i := range exs {
-		if exs[i].Positive(int(classifiers.Hate)) {
-			hatePos[exs[i].Dataset] = true
+	// one (train.BenignNamingIdentity), and how many of them HATE blocks.
+	namesIdentity := map[*train.Example]bool{}
+	for i, ok := range train.BenignNamingIdentity(exs) {
+		if ok {
+			namesIdentity[&exs[i]] = true
 		}
 	}
 	r.addProbe("Benign rows naming an identity group: HATE blocked", "", exs, func(e *train.Example) bool {
-		return !hatePos[e.Dataset] && e.Negative(int(classifiers.Hate)) && linear.NamesIdentity(e.Text)
+		return namesIdentity[e]
 	}, func(i int) bool { return v[i].sev[classifiers.Hate] >= blockAt })
 	r.addProbe("XSTest unsafe prompts blocked (any category)", "", exs, func(e *train.Example) bool {
 		return e.Dataset == "xstest" && strings.HasPrefix(e.Kind, "unsafe/")

@@ -526,9 +526,8 @@ func calibrate(probs [][N]float32, dev []Example, cal Calibration) [N]linear.Thr
 			ceilBy := negBy
 			if cal.IdentityBenign && classifiers.Category(c) == classifiers.Hate {
 				ceilBy = maps.Clone(negBy)
-				for i := range dev {
-					d := dev[i].Dataset
-					if len(posBy[d]) == 0 && dev[i].Negative(c) && linear.NamesIdentity(dev[i].Text) {
+				for i, ok := range BenignNamingIdentity(dev) {
+					if ok {
 						ceilBy[identityBenignSet] = append(ceilBy[identityBenignSet], float64(probs[i][c]))
 					}
 				}
@@ -556,6 +555,27 @@ func calibrate(probs [][N]float32, dev []Example, cal Calibration) [N]linear.Thr
 		}
 		t.Veto = min(t.Veto, t.Low)
 		out[c] = t
+	}
+	return out
+}
+
+// BenignNamingIdentity marks the rows of exs that are benign text naming
+// an identity group: negative for HATE, in a data set with no HATE
+// positive among exs, and naming a group (linear.NamesIdentity). It is the
+// one definition of those rows for calibration (Calibration.IdentityBenign)
+// and for the quality bench's probe.
+func BenignNamingIdentity(exs []Example) []bool {
+	h := int(classifiers.Hate)
+	hatePos := map[string]bool{}
+	for i := range exs {
+		if exs[i].Positive(h) {
+			hatePos[exs[i].Dataset] = true
+		}
+	}
+	out := make([]bool, len(exs))
+	for i := range exs {
+		e := &exs[i]
+		out[i] = !hatePos[e.Dataset] && e.Negative(h) && linear.NamesIdentity(e.Text)
 	}
 	return out
 }
