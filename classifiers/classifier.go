@@ -54,6 +54,14 @@ func normalizeName(s string) string {
 	return string(b)
 }
 
+// HoldPrefix begins the Rule of a hold finding: a LOW finding that says the
+// text is about the harm without doing it (counter-speech that quotes a
+// hateful claim to reject it, a negated claim). A classifier that combines
+// several sources of evidence must not raise the category of a hold
+// finding above LOW on other evidence; a finding of the same category from
+// another rule still counts.
+const HoldPrefix = "hold:"
+
 // MaxSeverity is the highest severity a classifier reports (SPEC §4: 3 to 5 is HIGH).
 const MaxSeverity = 5
 

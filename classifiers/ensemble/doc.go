@@ -29,6 +29,11 @@
 //	    sure; otherwise unchanged (WithLowerMedium: a MEDIUM hit is
 //	    lowered to LOW when the model is absent); then raised to what the
 //	    model alone would report, when that is higher.
+//	a hold (Rule starts with classifiers.HoldPrefix: the rules read the
+//	    text as counter-speech or a negated claim about a group, "saying
+//	    X are Y is racist", "X are not Y"): at most LOW whatever the model
+//	    says, and the model alone reports nothing more for its category.
+//	    Other rule findings of the category keep the rules above.
 //
 // A category the rules did not find gets one finding over the whole text
 // from the model alone at its calibrated points: LOW when it is weak (not

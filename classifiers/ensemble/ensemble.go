@@ -2,6 +2,7 @@ package ensemble
 
 import (
 	"math"
+	"strings"
 	"sync"
 
 	"github.com/openrai/raiserver/classifiers"
@@ -346,7 +347,13 @@ func (e *Ensemble) Classify(dst []classifiers.Finding, text []byte) []classifier
 		seen[c] = true
 		rs := min(f.Severity, classifiers.MaxSeverity)
 		f.Severity = e.combine(c, rs, lv[c], evasive)
-		if rs >= 2 {
+		switch {
+		case strings.HasPrefix(f.Rule, classifiers.HoldPrefix):
+			// A hold (counter-speech, a negated claim) stays at LOW
+			// whatever the model says, and keeps the model alone from
+			// reporting the category.
+			f.Severity = min(f.Severity, 1)
+		case rs >= 2:
 			f.Severity = max(f.Severity, alone[c])
 		}
 		if f.Severity > 0 {

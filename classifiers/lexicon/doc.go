@@ -15,13 +15,17 @@
 //     photo", "a killer deal") and context modifiers that lower severity in
 //     game, fiction, history, news, definition, recovery and counter-speech
 //     contexts;
+//   - hold rules for counter-speech and negated claims about a group
+//     ("saying X are Y is racist", "X are not Y"): they suppress the trait
+//     word like a suppress rule and report a LOW finding whose rule id
+//     starts with classifiers.HoldPrefix, which a combiner keeps at LOW;
 //   - target flags on rules (self, other): when two categories read one harm
 //     word, harm aimed at someone else is not self-harm and harm aimed at
 //     oneself is not violence (findings.go, yield).
 //
 // Findings report byte ranges of the original text (through the
 // normalizer's offset map) and a stable rule id ("lex:violence:1a2b3c4d",
-// "phrase:threat-will"), never text. Custom blocklists and a category subset
+// "phrase:threat-will", "hold:hate-negated"), never text. Custom blocklists and a category subset
 // are options of New.
 //
 // A Classifier is immutable after New and safe for concurrent use; per-call

@@ -348,20 +348,21 @@ func (b *builder) class(name string) (int, error) {
 }
 
 // ruleClass resolves a class name used in a rule; a lower-case word is a
-// literal and gets a class of its own.
-func (b *builder) ruleClass(name string) (int, bool) {
+// literal and gets a class of its own. The error is ErrClass: an unknown
+// class, or a literal that no longer fits the class table.
+func (b *builder) ruleClass(name string) (int, error) {
 	if k, ok := b.classIdx[name]; ok {
-		return k, true
+		return k, nil
 	}
 	if name == "" || strings.ToLower(name) != name {
-		return 0, false
+		return 0, fmt.Errorf("%w: class %q", ErrClass, name)
 	}
 	k, err := b.class("=" + name)
 	if err != nil {
-		return 0, false
+		return 0, fmt.Errorf("%w (literal %q)", err, name)
 	}
 	b.addWord(name, k, -1)
-	return k, true
+	return k, nil
 }
 
 // addWord registers a word or phrase: as a member of class k (k >= 0) or as

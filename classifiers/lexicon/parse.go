@@ -22,7 +22,7 @@ var (
 	ErrOption   = errors.New("lexicon: invalid option")
 )
 
-const maxClasses = 320
+const maxClasses = 384
 
 // mask is a set of class indices.
 type mask [maxClasses / 64]uint64
@@ -30,10 +30,10 @@ type mask [maxClasses / 64]uint64
 func (m *mask) set(i int)      { m[i>>6] |= 1 << (i & 63) }
 func (m *mask) has(i int) bool { return m[i>>6]&(1<<(i&63)) != 0 }
 func (m *mask) meets(o *mask) bool {
-	return m[0]&o[0]|m[1]&o[1]|m[2]&o[2]|m[3]&o[3]|m[4]&o[4] != 0
+	return m[0]&o[0]|m[1]&o[1]|m[2]&o[2]|m[3]&o[3]|m[4]&o[4]|m[5]&o[5] != 0
 }
 func (m *mask) or(o *mask) {
-	m[0], m[1], m[2], m[3], m[4] = m[0]|o[0], m[1]|o[1], m[2]|o[2], m[3]|o[3], m[4]|o[4]
+	m[0], m[1], m[2], m[3], m[4], m[5] = m[0]|o[0], m[1]|o[1], m[2]|o[2], m[3]|o[3], m[4]|o[4], m[5]|o[5]
 }
 
 // catSet is a set of categories.
@@ -258,6 +258,7 @@ type rule struct {
 	reach  uint8 // actModify: the highest firmness it lowers
 	scope  int   // actModify: sentences either side it covers
 	tgt    uint8 // actFind: whom the harm is aimed at (tgtSelf, tgtOther)
+	hold   bool  // actSuppress: also report a LOW hold finding in cats
 	slots  []slot
 	anchor int
 }
@@ -271,7 +272,7 @@ type rule struct {
 // scopeN, self, other or "-". The pattern is a sequence of slots: a slot is CLASS or
 // CLASS|CLASS or a lower-case literal word, "~N" between slots allows up to N
 // tokens in between, "^" marks the anchor slot, "!" the suppressed slot.
-func parseRules(name string, r io.Reader, classIndex func(string) (int, bool)) ([]rule, error) {
+func parseRules(name string, r io.Reader, classIndex func(string) (int, error)) ([]rule, error) {
 	var out []rule
 	in := newLines(name, r)
 	for in.next() {
@@ -293,6 +294,9 @@ func parseRules(name string, r io.Reader, classIndex func(string) (int, bool)) (
 		switch a := f[2]; {
 		case a == "suppress":
 			ru.act = actSuppress
+		case a == "hold":
+			ru.act, ru.hold, ru.sev = actSuppress, true, 1
+			ru.id = classifiers.HoldPrefix + f[0]
 		default:
 			n, err := strconv.Atoi(a)
 			switch {
@@ -350,9 +354,9 @@ func parseRules(name string, r io.Reader, classIndex func(string) (int, bool)) (
 				tok = tok[1:]
 			}
 			for _, cn := range strings.Split(tok, "|") {
-				k, ok := classIndex(cn)
-				if !ok {
-					return nil, fmt.Errorf("%w: %s:%d: class %q", ErrClass, name, ln, cn)
+				k, err := classIndex(cn)
+				if err != nil {
+					return nil, fmt.Errorf("%s:%d: %w", name, ln, err)
 				}
 				s.m.set(k)
 			}
@@ -373,6 +377,9 @@ func parseRules(name string, r io.Reader, classIndex func(string) (int, bool)) (
 			}
 			if n == 0 {
 				return nil, fmt.Errorf("%w: %s:%d: suppress rule without a '!' slot", ErrSyntax, name, ln)
+			}
+			if ru.hold != (ru.cats != 0) {
+				return nil, fmt.Errorf("%w: %s:%d: a hold rule names its categories, a suppress rule none", ErrSyntax, name, ln)
 			}
 		}
 		if ru.tgt != 0 && (ru.act != actFind || ru.tgt == tgtSelf|tgtOther) {

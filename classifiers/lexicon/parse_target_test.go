@@ -7,7 +7,7 @@ import (
 )
 
 func TestParseTargetFlags(t *testing.T) {
-	class := func(string) (int, bool) { return 0, true }
+	class := func(string) (int, error) { return 0, nil }
 	rs, err := parseRules("t", strings.NewReader("a\tviolence\t3\tstrong,other\tX Y\nb\tself_harm\t3\tself\tX\n"), class)
 	if err != nil {
 		t.Fatal(err)
@@ -23,5 +23,18 @@ func TestParseTargetFlags(t *testing.T) {
 		if _, err := parseRules("t", strings.NewReader(bad), class); !errors.Is(err, ErrSyntax) {
 			t.Errorf("parseRules(%q) = %v, want ErrSyntax", bad, err)
 		}
+	}
+}
+
+// TestRuleClassTableFull: a literal word that no longer fits the class
+// table is reported as such, not as an unknown class.
+func TestRuleClassTableFull(t *testing.T) {
+	b := &builder{classIdx: map[string]int{}, nclass: maxClasses}
+	_, err := b.ruleClass("word")
+	if !errors.Is(err, ErrClass) || !strings.Contains(err.Error(), "more than") {
+		t.Fatalf("ruleClass on a full table = %v, want ErrClass naming the limit", err)
+	}
+	if _, err := b.ruleClass("NO_SUCH_CLASS"); !errors.Is(err, ErrClass) {
+		t.Fatalf("ruleClass(unknown) = %v, want ErrClass", err)
 	}
 }

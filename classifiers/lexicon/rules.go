@@ -82,6 +82,9 @@ func (c *Classifier) tryRule(s *scratch, ru *rule, ai int) {
 				}
 			}
 		}
+		if ru.hold {
+			c.find(s, ru, a, lo, hi)
+		}
 	case actModify:
 		m := modifier{cats: ru.cats, delta: int8(ru.sev), reach: ru.reach,
 			lo: lo.sent - int32(ru.scope), hi: hi.sent + int32(ru.scope)}
@@ -92,13 +95,19 @@ func (c *Classifier) tryRule(s *scratch, ru *rule, ai int) {
 		}
 		s.mods = append(s.mods, m)
 	case actFind:
-		for k := classifiers.Category(0); k < classifiers.NumCategories; k++ {
-			if !ru.cats.has(k) {
-				continue
-			}
-			s.found = append(s.found, pending{cat: k, sev: int8(ru.sev), firm: ru.firm, tgt: ru.tgt,
-				ns: lo.ns, ne: hi.ne, as: a.ns, ae: a.ne, sent: a.sent, rule: ru.id})
+		c.find(s, ru, a, lo, hi)
+	}
+}
+
+// find records the findings of rule ru, anchored on event a, over the
+// events lo … hi.
+func (c *Classifier) find(s *scratch, ru *rule, a, lo, hi *event) {
+	for k := classifiers.Category(0); k < classifiers.NumCategories; k++ {
+		if !ru.cats.has(k) {
+			continue
 		}
+		s.found = append(s.found, pending{cat: k, sev: int8(ru.sev), firm: ru.firm, tgt: ru.tgt,
+			ns: lo.ns, ne: hi.ne, as: a.ns, ae: a.ne, sent: a.sent, rule: ru.id})
 	}
 }
 
