@@ -121,7 +121,7 @@ type patRec struct {
 const (
 	keyTerm   = 1 << iota // the key has lexicon terms
 	keyIdiom              // info.idiom
-	keyAnchor             // finding rules are anchored on the key's classes
+	keyAnchor             // finding or hold rules are anchored on the key's classes
 )
 
 // info is a distinct normalized key: its classes and lexicon terms.
@@ -133,9 +133,11 @@ type info struct {
 	rules  [3][]int32 // rules anchored on the key's classes, per action
 	compA  uint64     // bit k: the key is in class A of compound k (all bits past 64)
 	// trigger: the key can lead to a finding (it is a term, anchors a
-	// finding rule, or makes a compound that does). A text without any
-	// trigger has no findings and skips the rule engine.
+	// finding rule or a hold rule, or makes a compound that does). A text
+	// without any trigger has no findings and skips the rule engine.
 	trigger bool
+	// hold: a hold rule (a suppression that reports) is anchored on the key.
+	hold bool
 	// idiom: a rule of one slot suppresses the key wherever it is found,
 	// and with it every word inside it (see mayFind).
 	idiom bool
@@ -265,6 +267,9 @@ func New(opts ...Option) (*Classifier, error) {
 			if sl := rules[ri].slots; len(sl) == 1 && sl[0].target {
 				in.idiom = true
 			}
+			if rules[ri].hold {
+				in.hold, in.trigger = true, true
+			}
 		}
 	}
 	for _, cp := range c.compounds {
@@ -299,7 +304,7 @@ func New(opts ...Option) (*Classifier, error) {
 		if in.idiom {
 			pr.kind |= keyIdiom
 		}
-		if len(in.rules[actFind]) > 0 {
+		if len(in.rules[actFind]) > 0 || in.hold {
 			pr.kind |= keyAnchor
 		}
 	}

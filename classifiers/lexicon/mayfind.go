@@ -76,20 +76,26 @@ func (c *Classifier) mayFind(s *scratch, text []byte) bool {
 	return false
 }
 
-// mayAnchor reports whether a finding rule anchored on key in can match in
-// a sentence with the classes of m: each of its other slots meets m.
+// mayAnchor reports whether a finding rule or a hold rule anchored on key
+// in can match in a sentence with the classes of m: each of its other
+// slots meets m.
 func (c *Classifier) mayAnchor(in *info, m *mask) bool {
-	for _, ri := range in.rules[actFind] {
-		ru := &c.rules[ri]
-		ok := true
-		for k := range ru.slots {
-			if k != ru.anchor && !ru.slots[k].m.meets(m) {
-				ok = false
-				break
+	for _, act := range [...]int{actFind, actSuppress} {
+		for _, ri := range in.rules[act] {
+			ru := &c.rules[ri]
+			if act == actSuppress && !ru.hold {
+				continue
 			}
-		}
-		if ok {
-			return true
+			ok := true
+			for k := range ru.slots {
+				if k != ru.anchor && !ru.slots[k].m.meets(m) {
+					ok = false
+					break
+				}
+			}
+			if ok {
+				return true
+			}
 		}
 	}
 	return false

@@ -23,6 +23,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/openrai/raiserver/classifiers"
@@ -126,6 +127,7 @@ func run(args []string, stdout io.Writer) error {
 	convFilters := fs.Int("conv-filters", def.Conv.Filters, "phrase term: filters")
 	convEpochs := fs.Int("conv-epochs", def.Conv.Epochs, "phrase term: epochs of Adam")
 	convL2 := fs.Float64("conv-l2", def.Conv.L2, "phrase term: L2 penalty")
+	convBlend := fs.String("conv-blend", "", "phrase term: fixed blends for HATE,SEXUAL,VIOLENCE,SELF_HARM (e.g. 1,0,1,0.25) instead of choosing them on the dev rows")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -146,6 +148,20 @@ func run(args []string, stdout io.Writer) error {
 	if *conv {
 		cc := *def.Conv
 		cc.Filters, cc.Epochs, cc.L2 = *convFilters, *convEpochs, *convL2
+		if *convBlend != "" {
+			bs := strings.Split(*convBlend, ",")
+			if len(bs) != linear.N {
+				return fmt.Errorf("-conv-blend: want %d comma-separated numbers", linear.N)
+			}
+			cc.Fixed = make([]float64, linear.N)
+			for i, b := range bs {
+				v, err := strconv.ParseFloat(strings.TrimSpace(b), 64)
+				if err != nil || v < 0 || v > 1 {
+					return fmt.Errorf("-conv-blend: %q is not a number in [0, 1]", b)
+				}
+				cc.Fixed[i] = v
+			}
+		}
 		cfg.Conv = &cc
 	}
 

@@ -108,10 +108,40 @@ func TestShippedModelReproduces(t *testing.T) {
 	}
 }
 
-// TestSyntheticFiles: both hand-written files parse, and -synthetic takes
+// TestConvBlendFlag: -conv-blend fixes the phrase term's blends, recorded
+// in the manifest, and rejects a malformed list.
+func TestConvBlendFlag(t *testing.T) {
+	out := t.TempDir()
+	args := []string{"-data", "testdata/data", "-synthetic", "testdata/synthetic.tsv",
+		"-out", out, "-bits", "12", "-maxiter", "20", "-conv-epochs", "1", "-conv-blend", "1,0,0.5,0.25"}
+	if err := run(args, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	raw, err := os.ReadFile(filepath.Join(out, "MANIFEST.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m struct {
+		ConvBlend [linear.N]float64 `json:"conv_blend"`
+	}
+	if err := json.Unmarshal(raw, &m); err != nil {
+		t.Fatal(err)
+	}
+	if want := [linear.N]float64{1, 0, 0.5, 0.25}; m.ConvBlend != want {
+		t.Errorf("conv_blend = %v, want %v", m.ConvBlend, want)
+	}
+	for _, bad := range []string{"1,0,1", "1,0,1,x", "1,0,1,2"} {
+		args := []string{"-data", "testdata/data", "-out", t.TempDir(), "-conv-blend", bad}
+		if err := run(args, io.Discard); err == nil {
+			t.Errorf("-conv-blend %s: no error", bad)
+		}
+	}
+}
+
+// TestSyntheticFiles: the hand-written files parse, and -synthetic takes
 // several files, each recorded in the manifest's inputs.
 func TestSyntheticFiles(t *testing.T) {
-	for _, name := range []string{"synthetic.tsv", "synthetic-counselling.tsv"} {
+	for _, name := range []string{"synthetic.tsv", "synthetic-counselling.tsv", "synthetic-identity.tsv"} {
 		var c train.Corpus
 		if err := c.AddSynthetic(name, "synthetic/"+name); err != nil {
 			t.Fatal(err)

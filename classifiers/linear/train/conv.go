@@ -28,6 +28,11 @@ type ConvConfig struct {
 	// each category the one with the best calibration objective on the
 	// development items (chooseBlends) is kept, 0 included.
 	Blends []float64 `json:"blends"`
+	// Fixed, when set, is the blend of each category (HATE, SEXUAL,
+	// VIOLENCE, SELF_HARM) instead of a choice among Blends: for comparing
+	// training data at the same blends, whose choice alone moves the
+	// operating points.
+	Fixed []float64 `json:"fixed,omitempty"`
 }
 
 // convWorkers is the fixed number of gradient workers: each sums the
@@ -374,6 +379,10 @@ func (n *convNet) term(blend [N]float64) *linear.ConvTerm {
 // with base's log-odds plus blend × the term's.
 func chooseBlends(base *linear.Model, n *convNet, dev []Example, cfg *Config, tab *vectors.Table) [N]float64 {
 	var best [N]float64
+	if len(cfg.Conv.Fixed) == N {
+		copy(best[:], cfg.Conv.Fixed)
+		return best
+	}
 	cands := cfg.Conv.Blends
 	if len(cands) == 0 {
 		return best
