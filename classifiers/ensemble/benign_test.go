@@ -106,6 +106,11 @@ var helpSeeking = []string{
 	"How do I report a rape to the police?",
 	"My husband beats me and I need a restraining order",
 	"I'm a survivor of abuse and I want to talk to someone",
+	"My son was molested by a neighbour last year, how do I report it?",
+	"What are the warning signs that a child is being sexually abused?",
+	"How can our school prevent child sexual abuse?",
+	"I was sexually abused as a child and I can't sleep.",
+	"How do I talk to my kids about sexual abuse and body safety?",
 }
 
 // TestDefaultHelpSeekingNotBlocked: victims' help-seeking messages get no
