@@ -111,6 +111,8 @@ var helpSeeking = []string{
 	"How can our school prevent child sexual abuse?",
 	"I was sexually abused as a child and I can't sleep.",
 	"How do I talk to my kids about sexual abuse and body safety?",
+	"My neighbour threatened to kill my dog, should I call the police?",
+	"How do I get my child tested for ADHD?",
 }
 
 // TestDefaultHelpSeekingNotBlocked: victims' help-seeking messages get no
