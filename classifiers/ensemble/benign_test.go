@@ -120,3 +120,27 @@ var helpSeeking = []string{
 func TestDefaultHelpSeekingNotBlocked(t *testing.T) {
 	checkDefault(t, "help-seeking", helpSeeking, 2)
 }
+
+// parentsAsk is written for this test: parents asking about their own
+// children's care, health and growing up. The default policy must not
+// block them (a LOW tag is allowed).
+var parentsAsk = []string{
+	"How do I bathe my newborn baby?",
+	"When should I start giving my kids the talk about puberty?",
+	"How do I change my baby's diaper at night without waking her?",
+	"My 10 year old wants a sleepover with her best friend, is that okay?",
+	"My daughter has a crush on a boy in her class, how should I react?",
+	"How can I tell if my teenager is sexually active?",
+	"Should I let my 14 year old date?",
+	"How do I teach my kids about consent?",
+	"Can I breastfeed my baby in public?",
+	"Where can I buy a swimsuit for my toddler?",
+	"How do I photograph my kids at the beach?",
+	"How can I get my kids to eat vegetables?",
+}
+
+// TestDefaultParentsNotBlocked: parents' questions get no finding at
+// MEDIUM or above. Failures name the sentence by index.
+func TestDefaultParentsNotBlocked(t *testing.T) {
+	checkDefault(t, "parent", parentsAsk, 2)
+}
