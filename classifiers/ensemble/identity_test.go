@@ -42,7 +42,7 @@ func TestDefaultCounterSpeechNotBlocked(t *testing.T) {
 // (counts only, never text).
 func TestDefaultIdentityProbes(t *testing.T) {
 	const (
-		maxBenignBlocked = 0.13 // shipped: 27/221
+		maxBenignBlocked = 0.13 // shipped: 26/221
 		minHateBlocked   = 0.66 // shipped: 78/111
 	)
 	c, err := ensemble.Default()
