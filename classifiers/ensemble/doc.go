@@ -20,7 +20,7 @@
 //
 //	s = 1 (LOW, including hits the rules lowered for context):
 //	    dropped when the model is absent (veto); raised to 2 when the
-//	    model is sure, and in HATE also when it is confident
+//	    model is sure, and in HATE also when it is weak or confident
 //	    (WithLowRuleHolds); otherwise 1. So in SEXUAL, VIOLENCE and
 //	    SELF_HARM, hits a context lowered (a game, fiction) stay low unless
 //	    the model is very confident; in HATE an ambiguous, reclaimed or

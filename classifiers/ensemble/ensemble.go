@@ -99,13 +99,15 @@ func WithLowerMedium(on bool) Option { return optionFunc(func(c *config) { c.low
 // WithLowRuleHolds sets whether, in category c, a LOW rule hit (a lone
 // ambiguous word, or a finding a context such as a game, fiction, history,
 // news, a definition or counter-speech lowered) holds the model to LOW
-// when the model alone would report MEDIUM (its level is confident: at or
-// above Medium, below High). Default true for SEXUAL, VIOLENCE and
-// SELF_HARM, whose LOW hits are mostly the contexts the model cannot read
-// ("kill" in a game); false for HATE, whose LOW hits are mostly ambiguous
-// or reclaimed slurs, which the model, trained on posts that use them both
-// ways, reads better than one word can (docs/classifiers-model.md gives
-// the measurement). A sure model (at or above High) gives MEDIUM either way.
+// when the model is weak or confident (at or above Low, below High). Off,
+// the hit and the model's suspicion together give MEDIUM. Default true for
+// SEXUAL, VIOLENCE and SELF_HARM, whose LOW hits are mostly the contexts
+// the model cannot read ("kill" in a game); false for HATE, whose LOW hits
+// are mostly ambiguous or reclaimed slurs, which the model, trained on
+// posts that use them both ways, reads better than one word can
+// (docs/classifiers-model.md gives the measurement). A sure model (at or
+// above High) gives MEDIUM either way; a hold finding (classifiers.HoldPrefix)
+// stays LOW either way.
 func WithLowRuleHolds(c classifiers.Category, on bool) Option {
 	return optionFunc(func(cfg *config) {
 		if int(c) < N {
@@ -260,7 +262,7 @@ func (e *Ensemble) combine(c int, s uint8, l level, evasive bool) uint8 {
 		switch {
 		case l == absent && e.cfg.vetoLow:
 			return 0
-		case l >= sure, l == confident && !e.cfg.lowHolds[c]:
+		case l >= sure, l >= weak && !e.cfg.lowHolds[c]:
 			return 2
 		}
 		return 1

@@ -69,7 +69,9 @@ func TestCombination(t *testing.T) {
 		{"low kept", fakeRules{rule(v, 1)}, pUnsure, nil, 1, true},
 		{"low stays low when confident", fakeRules{rule(v, 1)}, pConfident, nil, 1, true},
 		{"low raised when confident, hold off", fakeRules{rule(v, 1)}, pConfident, []ensemble.Option{ensemble.WithLowRuleHolds(v, false)}, 2, true},
-		{"low kept when weak, hold off", fakeRules{rule(v, 1)}, pWeak, []ensemble.Option{ensemble.WithLowRuleHolds(v, false)}, 1, true},
+		{"low raised when weak, hold off", fakeRules{rule(v, 1)}, pWeak, []ensemble.Option{ensemble.WithLowRuleHolds(v, false)}, 2, true},
+		{"low kept when unsure, hold off", fakeRules{rule(v, 1)}, pUnsure, []ensemble.Option{ensemble.WithLowRuleHolds(v, false)}, 1, true},
+		{"low kept when weak", fakeRules{rule(v, 1)}, pWeak, nil, 1, true},
 		{"low raised when sure", fakeRules{rule(v, 1)}, pSure, nil, 2, true},
 		{"low raised to medium only at High5", fakeRules{rule(v, 1)}, pSurest, nil, 2, true},
 		{"medium kept when absent", fakeRules{rule(v, 2)}, pAbsent, nil, 2, true},
@@ -114,6 +116,36 @@ func TestCombination(t *testing.T) {
 				t.Errorf("model finding should span the text: %+v", got[0])
 			}
 		})
+	}
+}
+
+// TestHoldStaysLow: a hold finding (classifiers.HoldPrefix) stays LOW
+// however sure the model is and keeps the model alone from reporting its
+// category; another rule finding of the category is combined as usual.
+func TestHoldStaysLow(t *testing.T) {
+	h := classifiers.Hate
+	hold := classifiers.Finding{Category: h, Severity: 1, Start: 0, End: 4, Rule: classifiers.HoldPrefix + "x"}
+	for _, p := range []float32{pWeak, pConfident, pSure, pSurest} {
+		var m fakeModel
+		m[h] = p
+		fs := ensemble.New(fakeRules{hold}, &m).Classify(nil, []byte("0123456789"))
+		if len(fs) != 1 || fs[0].Rule != hold.Rule || fs[0].Severity != 1 {
+			t.Errorf("p %v: got %+v, want only the hold at LOW", p, fs)
+		}
+		fs = ensemble.New(fakeRules{hold, rule(h, 2)}, &m).Classify(nil, []byte("0123456789"))
+		var other uint8
+		for _, f := range fs {
+			if f.Rule == "fake" {
+				other = f.Severity
+			}
+		}
+		want := uint8(3) // raised by a confident or sure model
+		if p == pWeak {
+			want = 2
+		}
+		if other < want {
+			t.Errorf("p %v: the other rule finding got severity %d, want >= %d", p, other, want)
+		}
 	}
 }
 
