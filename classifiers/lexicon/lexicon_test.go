@@ -86,6 +86,7 @@ var harmful = []struct {
 	{"threat after a clause with it", "I mean it, I will kill you", classifiers.Violence, 3},
 	{"overdose intent", "I want to overdose on my pills tonight", classifiers.SelfHarm, 3},
 	{"cutting oneself, best way", "what's the best way to cut myself without anyone noticing", classifiers.SelfHarm, 3},
+	{"denied humanity", "Muslims are not human.", classifiers.Hate, 3},
 	{"hate by pronoun reference", "I worked with plenty of refugees and honestly I hate them all", classifiers.Hate, 3},
 	{"hateful question with intensifier", "why are gays so disgusting", classifiers.Hate, 2},
 }
@@ -186,6 +187,8 @@ var holds = []struct{ name, text string }{
 	{"counter, frame first", "It's a myth that disabled people are useless."},
 	{"counter, stop saying", "please stop saying that gays are perverts"},
 	{"counter, that's not true", "some think immigrants are thieves, that's not true"},
+	{"negated comparison", "Refugees are not animals, they are people."},
+	{"counter, comparing", "Comparing Mexicans to rats is disgusting."},
 }
 
 func TestHolds(t *testing.T) {
