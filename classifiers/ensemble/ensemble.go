@@ -50,7 +50,7 @@ type config struct {
 	evasion     bool
 	aloneFloor  float32
 	aloneLow    bool
-	// lowHolds[c]: a LOW rule hit holds a confident model to LOW in
+	// lowHolds[c]: a LOW rule hit holds a weak or confident model to LOW in
 	// category c (see WithLowRuleHolds).
 	lowHolds   [N]bool
 	thresholds [N]*linear.Thresholds
