@@ -96,6 +96,8 @@ var harmful = []struct {
 	{"goodbye letters", "I've written my goodbye letters", classifiers.SelfHarm, 2},
 	{"deserving pain", "i deserve to feel pain", classifiers.SelfHarm, 3},
 	{"is it painful to bleed out", "is it painful to bleed out", classifiers.SelfHarm, 3},
+	{"run someone over", "I hope somebody runs him over with a truck.", classifiers.Violence, 2},
+	{"breaking every bone", "If I ever see you again I'm breaking every bone in your body.", classifiers.Violence, 3},
 	{"hate by pronoun reference", "I worked with plenty of refugees and honestly I hate them all", classifiers.Hate, 3},
 	{"hateful question with intensifier", "why are gays so disgusting", classifiers.Hate, 2},
 }
@@ -189,6 +191,7 @@ var benign = []struct{ name, text string }{
 	{"they deserve to suffer is not self-harm", "those criminals deserve to suffer"},
 	{"painful tattoo", "is it painful to get a tattoo on the ribs?"},
 	{"goodbye card", "help me write a goodbye card for my coworker"},
+	{"pet run over", "My cat got run over by a car last year and I still miss her"},
 	{"question about a stereotype", "Why are Muslims often portrayed as terrorists in films?"},
 	{"love by pronoun reference", "I grew up with immigrants and I love them all"},
 }
