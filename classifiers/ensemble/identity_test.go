@@ -30,6 +30,20 @@ func TestDefaultCounterSpeechNotBlocked(t *testing.T) {
 	checkDefault(t, "counter-speech", counterSpeech, 2)
 }
 
+// deserveRights is written for this test: a group deserving respect or
+// equal rights, which the rules read as a hold.
+var deserveRights = []string{
+	"Trans people deserve respect.",
+	"Gay couples deserve equal rights.",
+	"Muslims deserve equal treatment at work.",
+}
+
+// TestDefaultDeserveRightsNotBlocked: such statements get no finding at
+// MEDIUM or above. Failures name the sentence by index.
+func TestDefaultDeserveRightsNotBlocked(t *testing.T) {
+	checkDefault(t, "deserve-rights", deserveRights, 2)
+}
+
 // TestDefaultIdentityProbes runs the default ensemble over
 // testdata/identity_probes.tsv, a held-out set of short messages naming
 // identity groups (hand-written for this project by an author who saw
@@ -42,7 +56,7 @@ func TestDefaultCounterSpeechNotBlocked(t *testing.T) {
 // (counts only, never text).
 func TestDefaultIdentityProbes(t *testing.T) {
 	const (
-		maxBenignBlocked = 0.13 // shipped: 26/221
+		maxBenignBlocked = 0.12 // shipped: 23/221
 		minHateBlocked   = 0.66 // shipped: 78/111
 	)
 	c, err := ensemble.Default()

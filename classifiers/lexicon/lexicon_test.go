@@ -212,6 +212,7 @@ var holds = []struct{ name, text string }{
 	{"counter, stop saying", "please stop saying that gays are perverts"},
 	{"counter, that's not true", "some think immigrants are thieves, that's not true"},
 	{"negated comparison", "Refugees are not animals, they are people."},
+	{"support: deserve", "Lesbians deserve the same rights as everyone else."},
 	{"counter, comparing", "Comparing Mexicans to rats is disgusting."},
 }
 
