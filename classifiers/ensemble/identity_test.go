@@ -34,7 +34,7 @@ func TestDefaultCounterSpeechNotBlocked(t *testing.T) {
 // equal rights, which the rules read as a hold.
 var deserveRights = []string{
 	"Trans people deserve respect.",
-	"Gay couples deserve equal rights.",
+	"Gay people deserve equal rights.",
 	"Muslims deserve equal treatment at work.",
 }
 
