@@ -201,7 +201,7 @@ var benign = []struct{ name, text string }{
 	{"love by pronoun reference", "I grew up with immigrants and I love them all"},
 }
 
-// holds: counter-speech and negated claims about a group. Each gets a LOW
+// holds: counter-speech, negated claims and rights claims about a group. Each gets a LOW
 // hold finding in HATE (classifiers.HoldPrefix) and nothing higher.
 var holds = []struct{ name, text string }{
 	{"negated claim", "Refugees are not criminals."},
