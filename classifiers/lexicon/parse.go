@@ -99,6 +99,7 @@ func (l *lines) err() error {
 // flags is a comma-separated list of: slur, strong, firm, cls=NAME.
 func parseTerms(name string, r io.Reader, prefix string) ([]term, error) {
 	var out []term
+	first := map[string]int{} // term and category → line
 	in := newLines(name, r)
 	for in.next() {
 		line, ln := in.text, in.ln
@@ -106,6 +107,10 @@ func parseTerms(name string, r io.Reader, prefix string) ([]term, error) {
 		if len(f) < 3 || len(f) > 4 {
 			return nil, fmt.Errorf("%w: %s:%d: want 3 or 4 tab-separated fields, have %d", ErrSyntax, name, ln, len(f))
 		}
+		if at, ok := first[f[0]+"\t"+f[1]]; ok {
+			return nil, fmt.Errorf("%w: %s:%d: the term is listed for its category at line %d already", ErrSyntax, name, ln, at)
+		}
+		first[f[0]+"\t"+f[1]] = ln
 		t, err := newTerm(name, ln, f[0], f[1], f[2], prefix)
 		if err != nil {
 			return nil, err

@@ -38,3 +38,15 @@ func TestRuleClassTableFull(t *testing.T) {
 		t.Fatalf("ruleClass(unknown) = %v, want ErrClass", err)
 	}
 }
+
+// TestParseTermsTwice: a term listed twice for one category is an error
+// naming both lines; the same term in two categories is not.
+func TestParseTermsTwice(t *testing.T) {
+	_, err := parseTerms("t", strings.NewReader("kill\tviolence\t1\nkill\tviolence\t2\n"), "lex")
+	if !errors.Is(err, ErrSyntax) || !strings.Contains(err.Error(), "t:2") || !strings.Contains(err.Error(), "line 1") {
+		t.Fatalf("parseTerms(twice) = %v, want ErrSyntax naming lines 2 and 1", err)
+	}
+	if _, err := parseTerms("t", strings.NewReader("kill\tviolence\t1\nkill\thate\t1\n"), "lex"); err != nil {
+		t.Fatalf("parseTerms(two categories) = %v", err)
+	}
+}
