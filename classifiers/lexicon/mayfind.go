@@ -81,6 +81,9 @@ func (c *Classifier) mayFind(s *scratch, text []byte) bool {
 // slots meets m.
 func (c *Classifier) mayAnchor(in *info, m *mask) bool {
 	for _, act := range [...]int{actFind, actSuppress} {
+		if act == actSuppress && !in.hold {
+			break // no hold rule here: the suppressions cannot make a finding
+		}
 		for _, ri := range in.rules[act] {
 			ru := &c.rules[ri]
 			if act == actSuppress && !ru.hold {
