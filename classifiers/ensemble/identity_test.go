@@ -47,8 +47,9 @@ func TestDefaultDeserveRightsNotBlocked(t *testing.T) {
 // TestDefaultIdentityProbes runs the default ensemble over
 // testdata/identity_probes.tsv, a held-out set of short messages naming
 // identity groups (hand-written for this project by an author who saw
-// neither the training rows nor the rules; never used to write rules or
-// training rows), and checks how much it blocks as HATE: benign messages
+// neither the training rows nor the rules; its text was never used to
+// write rules or training rows, and only its counts are looked at:
+// docs/classifiers-model.md), and checks how much it blocks as HATE: benign messages
 // (self-descriptions, support, facts, questions, counter-speech,
 // accounts of discrimination, negated claims) and hateful ones. The
 // bounds are the shipped stack's result with a little slack, so a change
