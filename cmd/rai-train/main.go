@@ -127,6 +127,9 @@ func run(args []string, stdout io.Writer) error {
 	convFilters := fs.Int("conv-filters", def.Conv.Filters, "phrase term: filters")
 	convEpochs := fs.Int("conv-epochs", def.Conv.Epochs, "phrase term: epochs of Adam")
 	convL2 := fs.Float64("conv-l2", def.Conv.L2, "phrase term: L2 penalty")
+	convAverage := fs.Bool("conv-average", def.Conv.Average, "phrase term: keep the mean of the weights over the last epoch (Polyak averaging)")
+	convSeed := fs.Uint64("conv-seed", def.Conv.Seed, "phrase term: seed of the initial weights and the order of the rows")
+	convResidual := fs.String("conv-residual", "", "phrase term: per category HATE,SEXUAL,VIOLENCE,SELF_HARM (e.g. 0,1,1,1), fit it on the linear part's residual: the linear part's log-odds times this number added to the term's in its loss (0: the term alone)")
 	convBlend := fs.String("conv-blend", "", "phrase term: fixed blends for HATE,SEXUAL,VIOLENCE,SELF_HARM (e.g. 1,0,1,0.25) instead of choosing them on the dev rows")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -147,20 +150,20 @@ func run(args []string, stdout io.Writer) error {
 	cfg.Conv = nil
 	if *conv {
 		cc := *def.Conv
-		cc.Filters, cc.Epochs, cc.L2 = *convFilters, *convEpochs, *convL2
+		cc.Filters, cc.Epochs, cc.L2, cc.Seed, cc.Average = *convFilters, *convEpochs, *convL2, *convSeed, *convAverage
+		if *convResidual != "" {
+			rs, err := perCategory("-conv-residual", *convResidual, 4)
+			if err != nil {
+				return err
+			}
+			cc.Residual = rs
+		}
 		if *convBlend != "" {
-			bs := strings.Split(*convBlend, ",")
-			if len(bs) != linear.N {
-				return fmt.Errorf("-conv-blend: want %d comma-separated numbers", linear.N)
+			bs, err := perCategory("-conv-blend", *convBlend, 1)
+			if err != nil {
+				return err
 			}
-			cc.Fixed = make([]float64, linear.N)
-			for i, b := range bs {
-				v, err := strconv.ParseFloat(strings.TrimSpace(b), 64)
-				if err != nil || v < 0 || v > 1 {
-					return fmt.Errorf("-conv-blend: %q is not a number in [0, 1]", b)
-				}
-				cc.Fixed[i] = v
-			}
+			cc.Fixed = bs
 		}
 		cfg.Conv = &cc
 	}
@@ -369,4 +372,22 @@ func commandLine(args []string) string {
 		parts = append(parts, a)
 	}
 	return strings.Join(slices.Clip(parts), " ")
+}
+
+// perCategory parses a flag's comma-separated number per category (HATE,
+// SEXUAL, VIOLENCE, SELF_HARM), each in [0, most].
+func perCategory(flag, s string, most float64) ([]float64, error) {
+	fields := strings.Split(s, ",")
+	if len(fields) != linear.N {
+		return nil, fmt.Errorf("%s: want %d comma-separated numbers", flag, linear.N)
+	}
+	out := make([]float64, linear.N)
+	for i, f := range fields {
+		v, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
+		if err != nil || v < 0 || v > most {
+			return nil, fmt.Errorf("%s: %q is not a number in [0, %g]", flag, f, most)
+		}
+		out[i] = v
+	}
+	return out, nil
 }

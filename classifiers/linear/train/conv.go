@@ -33,6 +33,17 @@ type ConvConfig struct {
 	// training data at the same blends, whose choice alone moves the
 	// operating points.
 	Fixed []float64 `json:"fixed,omitempty"`
+	// Residual, per category (HATE, SEXUAL, VIOLENCE, SELF_HARM; empty:
+	// 0 for all), fits the term on what the linear part leaves: the loss
+	// of a row in category c is that of Residual[c] × (the linear part's
+	// log-odds of the row) + the term, the linear part held fixed
+	// (boosting), so the term learns what the n-grams miss instead of what
+	// they already know. 0 fits the term alone.
+	Residual []float64 `json:"residual,omitempty"`
+	// Average, when true, keeps the mean of the weights over the last
+	// epoch's steps (Polyak averaging) instead of the last step's, which
+	// damps the noise of the final mini-batches.
+	Average bool `json:"average,omitempty"`
 }
 
 // convWorkers is the fixed number of gradient workers: each sums the
@@ -47,6 +58,7 @@ type convRow struct {
 	r   float32 // linear.Coverage
 	y   [N]float32
 	a   [N]float32
+	off [N]float32 // Residual × the linear part's log-odds
 }
 
 // convNet is the phrase term being fitted, over dequantized vectors.
@@ -175,7 +187,7 @@ func tableWords(tab *vectors.Table, norm linear.Normalization, buf []byte, text 
 // fitConv fits the phrase term on exs (the rows the linear part was fitted
 // on) with the linear part's loss weights and class balance, by Adam on
 // the weighted mean log loss of the term alone.
-func fitConv(exs []Example, cfg *Config, tab *vectors.Table) *convNet {
+func fitConv(exs []Example, cfg *Config, tab *vectors.Table, lin *linear.Model) *convNet {
 	cc := cfg.Conv
 	n := &convNet{W: cc.Width, F: cc.Filters, D: tab.Dims(), vec: dequantize(tab)}
 	rows := make([]convRow, 0, len(exs))
@@ -187,6 +199,13 @@ func fitConv(exs []Example, cfg *Config, tab *vectors.Table) *convNet {
 		var r convRow
 		if r.ids, r.r, buf = tableWords(tab, cfg.Normalization, buf, exs[i].Text, cc.MaxWords); len(r.ids) == 0 {
 			continue
+		}
+		if len(cc.Residual) == N && lin != nil {
+			var p [N]float32
+			lin.Scores([]byte(exs[i].Text), &p)
+			for c := range N {
+				r.off[c] = float32(cc.Residual[c]) * logit32(p[c])
+			}
 		}
 		for c := range N {
 			r.y[c] = exs[i].Target[c]
@@ -251,7 +270,15 @@ func fitConv(exs []Example, cfg *Config, tab *vectors.Table) *convNet {
 	}
 	batch := max(cc.Batch, 1)
 	step := 0
-	for range cc.Epochs {
+	var avg [][]float32
+	avgN := 0
+	if cc.Average {
+		avg = make([][]float32, len(params))
+		for j, p := range params {
+			avg[j] = make([]float32, len(p))
+		}
+	}
+	for epoch := range cc.Epochs {
 		rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
 		for b0 := 0; b0 < len(order); b0 += batch {
 			b1 := min(b0+batch, len(order))
@@ -272,7 +299,7 @@ func fitConv(exs []Example, cfg *Config, tab *vectors.Table) *convNet {
 							if r.a[c] != 0 {
 								// The model adds r·z: the gradient of
 								// the loss in z is r times that in r·z.
-								dz[c] = r.r * r.a[c] * (sigmoid32(r.r*z[c]) - r.y[c]) / float32(tw)
+								dz[c] = r.r * r.a[c] * (sigmoid32(r.off[c]+r.r*z[c]) - r.y[c]) / float32(tw)
 							}
 						}
 						n.backward(r.ids, h, arg, dz, g)
@@ -293,6 +320,19 @@ func fitConv(exs []Example, cfg *Config, tab *vectors.Table) *convNet {
 					p[i] -= float32(cc.LR * (float64(m1[j][i]) / bc1) / (math.Sqrt(float64(m2[j][i])/bc2) + 1e-8))
 				}
 			}
+			if avg != nil && epoch == cc.Epochs-1 {
+				avgN++
+				for j, p := range params {
+					for i, v := range p {
+						avg[j][i] += (v - avg[j][i]) / float32(avgN)
+					}
+				}
+			}
+		}
+	}
+	for j, p := range params {
+		if avg != nil && avgN > 0 {
+			copy(p, avg[j])
 		}
 	}
 	return n

@@ -374,7 +374,7 @@ func Train(exs, dev []Example, cfg Config) (*Result, error) {
 		return nil, fmt.Errorf("train: %w", err)
 	}
 	if cfg.Conv != nil {
-		net := fitConv(base, &cfg, tab)
+		net := fitConv(base, &cfg, tab, m)
 		res.ConvBlend = chooseBlends(m, net, dev, &cfg, tab)
 		term := net.term(res.ConvBlend)
 		params.Conv = term

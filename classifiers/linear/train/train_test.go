@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/openrai/raiserver/classifiers/linear"
+	"github.com/openrai/raiserver/classifiers/vectors"
 )
 
 func TestAveragePrecision(t *testing.T) {
@@ -210,5 +211,64 @@ func TestTrainConv(t *testing.T) {
 	}
 	if string(raw[0]) != string(raw[1]) {
 		t.Error("two trainings with the phrase term differ")
+	}
+}
+
+// TestTrainConvResidual checks that a residual phrase term learns what the
+// linear part leaves: where one word already decides the label, which the
+// linear part fits, the term fitted on the residual separates the classes
+// far less than the term fitted alone. The term fitted alone with its
+// weights averaged over the last epoch separates them too.
+func TestTrainConvResidual(t *testing.T) {
+	verbs := []string{"cut", "wash"}
+	objects := []string{"my arms", "the bread", "the plates"}
+	var exs []Example
+	for i := range 480 {
+		v, o := i%2, (i/2)%3
+		e := Example{Dataset: "synthetic", ID: fmt.Sprint(i), Text: "i will " + verbs[v] + " " + objects[o] + " tonight"}
+		e.Target, e.Weight = all(0, 1)
+		if v == 0 {
+			e.Target[selfHarm] = 1
+		}
+		exs = append(exs, e)
+	}
+	cfg := DefaultConfig()
+	cfg.Features = linear.Features{Bits: 12, Words: true}
+	cfg.MaxIter = 50
+	cfg.SpacedWeight = 0
+	cfg.Conv = nil
+	res, err := Train(exs, exs, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tab, err := vectors.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	gap := func(residual []float64, average bool) float32 {
+		cc := *DefaultConfig().Conv
+		cc.Filters, cc.Epochs, cc.Residual, cc.Average = 8, 5, residual, average
+		c := cfg
+		c.Conv = &cc
+		n := fitConv(exs, &c, tab, res.Model)
+		h, acc := make([]float32, n.F), make([]float32, n.F)
+		arg := make([]int32, n.F)
+		var sum [2]float32
+		var buf []byte
+		for i := range exs {
+			var ids []int32
+			ids, _, buf = tableWords(tab, c.Normalization, buf, exs[i].Text, 0)
+			z := n.forward(ids, h, arg, acc)
+			sum[i%2] += z[selfHarm] / float32(len(exs)/2)
+		}
+		return sum[0] - sum[1]
+	}
+	alone, resid, avg := gap(nil, false), gap([]float64{0, 0, 0, 1}, false), gap(nil, true)
+	t.Logf("term's mean gap between the classes: alone %.3f, on the residual %.3f, averaged %.3f", alone, resid, avg)
+	if alone < 1 || resid > alone/2 {
+		t.Errorf("gap alone %.3f, on the residual %.3f: want the residual term to separate far less", alone, resid)
+	}
+	if avg < 1 {
+		t.Errorf("gap with averaged weights %.3f: want the term to separate the classes", avg)
 	}
 }
