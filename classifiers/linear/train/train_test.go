@@ -173,22 +173,8 @@ func TestTrainVectors(t *testing.T) {
 // model with one of the candidate blends and that training is
 // deterministic.
 func TestTrainConv(t *testing.T) {
-	verbs := []string{"cut", "wash"}
-	objects := []string{"my arms", "the bread"}
-	var exs []Example
-	for i := range 480 {
-		v, o := i%2, (i/2)%2
-		e := Example{Dataset: "synthetic", ID: fmt.Sprint(i), Text: "i will " + verbs[v] + " " + objects[o] + " tonight"}
-		e.Target, e.Weight = all(0, 1)
-		if v == o {
-			e.Target[selfHarm] = 1
-		}
-		exs = append(exs, e)
-	}
-	cfg := DefaultConfig()
-	cfg.Features = linear.Features{Bits: 12, Words: true}
-	cfg.MaxIter = 50
-	cfg.SpacedWeight = 0
+	exs := verbObjectRows([]string{"my arms", "the bread"}, func(v, o int) bool { return v == o })
+	cfg := smallConfig()
 	cc := *cfg.Conv
 	cc.Filters, cc.Epochs = 8, 5
 	cfg.Conv = &cc
@@ -220,22 +206,8 @@ func TestTrainConv(t *testing.T) {
 // far less than the term fitted alone. The term fitted alone with its
 // weights averaged over the last epoch separates them too.
 func TestTrainConvResidual(t *testing.T) {
-	verbs := []string{"cut", "wash"}
-	objects := []string{"my arms", "the bread", "the plates"}
-	var exs []Example
-	for i := range 480 {
-		v, o := i%2, (i/2)%3
-		e := Example{Dataset: "synthetic", ID: fmt.Sprint(i), Text: "i will " + verbs[v] + " " + objects[o] + " tonight"}
-		e.Target, e.Weight = all(0, 1)
-		if v == 0 {
-			e.Target[selfHarm] = 1
-		}
-		exs = append(exs, e)
-	}
-	cfg := DefaultConfig()
-	cfg.Features = linear.Features{Bits: 12, Words: true}
-	cfg.MaxIter = 50
-	cfg.SpacedWeight = 0
+	exs := verbObjectRows([]string{"my arms", "the bread", "the plates"}, func(v, _ int) bool { return v == 0 })
+	cfg := smallConfig()
 	cfg.Conv = nil
 	res, err := Train(exs, exs, cfg)
 	if err != nil {
@@ -271,4 +243,33 @@ func TestTrainConvResidual(t *testing.T) {
 	if avg < 1 {
 		t.Errorf("gap with averaged weights %.3f: want the term to separate the classes", avg)
 	}
+}
+
+// verbObjectRows returns 480 rows "i will <verb> <object> tonight", the
+// verb cut or wash and the object from objects in turn (row i: verb i%2,
+// object (i/2)%len(objects)), SELF_HARM positive when harm(verb, object),
+// negative for every category otherwise.
+func verbObjectRows(objects []string, harm func(v, o int) bool) []Example {
+	verbs := []string{"cut", "wash"}
+	exs := make([]Example, 0, 480)
+	for i := range 480 {
+		v, o := i%2, (i/2)%len(objects)
+		e := Example{Dataset: "synthetic", ID: fmt.Sprint(i), Text: "i will " + verbs[v] + " " + objects[o] + " tonight"}
+		e.Target, e.Weight = all(0, 1)
+		if harm(v, o) {
+			e.Target[selfHarm] = 1
+		}
+		exs = append(exs, e)
+	}
+	return exs
+}
+
+// smallConfig is DefaultConfig with a small hashed table, few iterations
+// and no letter-spaced twins, for the phrase term's tests.
+func smallConfig() Config {
+	cfg := DefaultConfig()
+	cfg.Features = linear.Features{Bits: 12, Words: true}
+	cfg.MaxIter = 50
+	cfg.SpacedWeight = 0
+	return cfg
 }
