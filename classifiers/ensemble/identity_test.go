@@ -22,6 +22,13 @@ var counterSpeech = []string{
 	"Muslims aren't terrorists.",
 	"Calling trans people predators is transphobic.",
 	"I don't think Jews are greedy, that's an old antisemitic lie.",
+	"Saying that Sikhs are filthy is hateful.",
+	"If you call Hindus parasites, you're the problem.",
+	"Stop spreading lies that Latinos are thieves.",
+	"Nobody should ever say lesbians are subhuman.",
+	"It's wrong to say Catholics should not be allowed to teach.",
+	"I don't hate Arabs.",
+	"Refugees are such lovely people.",
 }
 
 // TestDefaultCounterSpeechNotBlocked: counter-speech and negated claims get
