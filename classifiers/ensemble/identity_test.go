@@ -67,46 +67,115 @@ func TestDefaultIdentityProbes(t *testing.T) {
 		maxBenignBlocked = 0.12 // shipped: 23/221
 		minHateBlocked   = 0.66 // shipped: 78/111
 	)
-	c, err := ensemble.Default()
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := os.Open("testdata/identity_probes.tsv")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	total := map[string]int{}
-	blocked := map[string]int{}
-	var dst []classifiers.Finding
-	sc := bufio.NewScanner(f)
-	for ln := 1; sc.Scan(); ln++ {
-		line := sc.Text()
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
+	var rows []probeRow
+	eachLine(t, "testdata/identity_probes.tsv", func(ln int, line string) {
 		p := strings.SplitN(line, "\t", 3)
 		if len(p) != 3 || (p[0] != "benign" && p[0] != "hate") {
 			t.Fatalf("testdata/identity_probes.tsv:%d: want label<TAB>kind<TAB>text", ln)
 		}
-		total[p[0]]++
-		total[p[0]+"/"+p[1]]++
-		dst = c.Classify(dst[:0], []byte(p[2]))
-		for _, x := range dst {
-			if x.Category == classifiers.Hate && x.Severity >= 2 {
-				blocked[p[0]]++
-				blocked[p[0]+"/"+p[1]]++
-				break
-			}
+		rows = append(rows, probeRow{p[0], p[1], p[2]})
+	})
+	checkHateProbe(t, rows, maxBenignBlocked, minHateBlocked)
+}
+
+// TestDefaultFunctionalHate runs the default ensemble over
+// testdata/functional_hate.tsv: hand-written sentences of one linguistic
+// function each (hate: strong emotion, a negative attribute, a
+// dehumanising comparison, a threat, a normative statement, a pronoun
+// reference, a negated positive, a question, an opinion, a spelling
+// variation; benign: a neutral or positive mention, counter-speech, a
+// negated claim, abuse of a non-protected target, profanity), each
+// template filled with ten groups. The hold rules of 2026-11-26 were
+// written from the frames it found blocked, so it is a regression test,
+// not a held-out measure (that is TestDefaultIdentityProbes). The bounds
+// are the shipped stack's result with a little slack; counts per kind are
+// logged.
+func TestDefaultFunctionalHate(t *testing.T) {
+	const (
+		maxBenignBlocked = 0.18 // shipped: 25/162
+		minHateBlocked   = 0.93 // shipped: 356/370
+	)
+	var groups [][2]string
+	var rows []probeRow
+	eachLine(t, "testdata/functional_hate.tsv", func(ln int, line string) {
+		p := strings.Split(line, "\t")
+		switch {
+		case len(p) == 3 && p[0] == "group":
+			groups = append(groups, [2]string{p[1], p[2]})
+			return
+		case len(p) != 2:
+			t.Fatalf("testdata/functional_hate.tsv:%d: want group<TAB>lower<TAB>Sentence or kind<TAB>template", ln)
+		}
+		side, kind, ok := strings.Cut(p[0], "/")
+		if !ok || (side != "benign" && side != "hate") {
+			t.Fatalf("testdata/functional_hate.tsv:%d: kind %q is not benign/… or hate/…", ln, p[0])
+		}
+		if !strings.Contains(p[1], "{g}") && !strings.Contains(p[1], "{G}") {
+			rows = append(rows, probeRow{side, kind, p[1]})
+			return
+		}
+		for _, g := range groups {
+			rows = append(rows, probeRow{side, kind, strings.NewReplacer("{g}", g[0], "{G}", g[1]).Replace(p[1])})
+		}
+	})
+	if len(groups) == 0 {
+		t.Fatal("no groups")
+	}
+	checkHateProbe(t, rows, maxBenignBlocked, minHateBlocked)
+}
+
+// eachLine calls fn with each line of the file at path that is neither
+// empty nor a comment ("#"), and its line number.
+func eachLine(t *testing.T, path string, fn func(ln int, line string)) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for ln := 1; sc.Scan(); ln++ {
+		if line := sc.Text(); line != "" && !strings.HasPrefix(line, "#") {
+			fn(ln, line)
 		}
 	}
 	if err := sc.Err(); err != nil {
 		t.Fatal(err)
 	}
-	kinds := slices.Sorted(maps.Keys(total))
-	for _, k := range kinds {
+}
+
+// probeRow is one message of a HATE probe: side "benign" or "hate", its
+// kind and its text.
+type probeRow struct{ side, kind, text string }
+
+// checkHateProbe classifies rows with the default ensemble, logs how many
+// of each kind are blocked as HATE (counts only, never text), and fails
+// when more than maxBenign of the benign rows or fewer than minHate of the
+// hateful ones are blocked.
+func checkHateProbe(t *testing.T, rows []probeRow, maxBenign, minHate float64) {
+	t.Helper()
+	c, err := ensemble.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	total := map[string]int{}
+	blocked := map[string]int{}
+	var dst []classifiers.Finding
+	for _, r := range rows {
+		total[r.side]++
+		total[r.side+"/"+r.kind]++
+		dst = c.Classify(dst[:0], []byte(r.text))
+		for _, f := range dst {
+			if f.Category == classifiers.Hate && f.Severity >= 2 {
+				blocked[r.side]++
+				blocked[r.side+"/"+r.kind]++
+				break
+			}
+		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(total)) {
 		if strings.Contains(k, "/") {
-			t.Logf("%-18s HATE blocked %3d of %3d", k, blocked[k], total[k])
+			t.Logf("%-22s HATE blocked %3d of %3d", k, blocked[k], total[k])
 		}
 	}
 	if total["benign"] == 0 || total["hate"] == 0 {
@@ -115,10 +184,10 @@ func TestDefaultIdentityProbes(t *testing.T) {
 	b := float64(blocked["benign"]) / float64(total["benign"])
 	h := float64(blocked["hate"]) / float64(total["hate"])
 	t.Logf("benign blocked %d/%d (%.3f), hate blocked %d/%d (%.3f)", blocked["benign"], total["benign"], b, blocked["hate"], total["hate"], h)
-	if b > maxBenignBlocked {
-		t.Errorf("benign identity messages blocked as HATE: %.3f, want <= %.2f", b, maxBenignBlocked)
+	if b > maxBenign {
+		t.Errorf("benign messages blocked as HATE: %.3f, want <= %.2f", b, maxBenign)
 	}
-	if h < minHateBlocked {
-		t.Errorf("hateful identity messages blocked as HATE: %.3f, want >= %.2f", h, minHateBlocked)
+	if h < minHate {
+		t.Errorf("hateful messages blocked as HATE: %.3f, want >= %.2f", h, minHate)
 	}
 }
