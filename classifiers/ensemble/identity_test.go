@@ -29,6 +29,10 @@ var counterSpeech = []string{
 	"It's wrong to say Catholics should not be allowed to teach.",
 	"I don't hate Arabs.",
 	"Refugees are such lovely people.",
+	"My neighbours are Sikhs.",
+	"I grew up with Hindus.",
+	"We should celebrate Latinos.",
+	"Let's protect Arabs.",
 }
 
 // TestDefaultCounterSpeechNotBlocked: counter-speech and negated claims get
@@ -92,7 +96,7 @@ func TestDefaultIdentityProbes(t *testing.T) {
 // logged.
 func TestDefaultFunctionalHate(t *testing.T) {
 	const (
-		maxBenignBlocked = 0.18 // shipped: 25/162
+		maxBenignBlocked = 0.06 // shipped: 5/162
 		minHateBlocked   = 0.93 // shipped: 356/370
 	)
 	var groups [][2]string

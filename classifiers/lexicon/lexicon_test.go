@@ -227,6 +227,9 @@ var holds = []struct{ name, text string }{
 	{"counter, denied rights", "It's wrong to say Catholics should not be allowed to teach."},
 	{"negated hate", "I don't hate Arabs."},
 	{"support: predicate", "Refugees are such lovely people."},
+	{"neutral: my neighbours", "My neighbours are Sikhs."},
+	{"neutral: live with", "I grew up with Hindus."},
+	{"support: we should", "We should welcome Latinos."},
 }
 
 func TestHolds(t *testing.T) {

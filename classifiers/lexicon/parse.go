@@ -22,7 +22,7 @@ var (
 	ErrOption   = errors.New("lexicon: invalid option")
 )
 
-const maxClasses = 384
+const maxClasses = 448
 
 // mask is a set of class indices.
 type mask [maxClasses / 64]uint64
@@ -30,10 +30,10 @@ type mask [maxClasses / 64]uint64
 func (m *mask) set(i int)      { m[i>>6] |= 1 << (i & 63) }
 func (m *mask) has(i int) bool { return m[i>>6]&(1<<(i&63)) != 0 }
 func (m *mask) meets(o *mask) bool {
-	return m[0]&o[0]|m[1]&o[1]|m[2]&o[2]|m[3]&o[3]|m[4]&o[4]|m[5]&o[5] != 0
+	return m[0]&o[0]|m[1]&o[1]|m[2]&o[2]|m[3]&o[3]|m[4]&o[4]|m[5]&o[5]|m[6]&o[6] != 0
 }
 func (m *mask) or(o *mask) {
-	m[0], m[1], m[2], m[3], m[4], m[5] = m[0]|o[0], m[1]|o[1], m[2]|o[2], m[3]|o[3], m[4]|o[4], m[5]|o[5]
+	m[0], m[1], m[2], m[3], m[4], m[5], m[6] = m[0]|o[0], m[1]|o[1], m[2]|o[2], m[3]|o[3], m[4]|o[4], m[5]|o[5], m[6]|o[6]
 }
 
 // catSet is a set of categories.
