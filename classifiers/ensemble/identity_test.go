@@ -33,6 +33,8 @@ var counterSpeech = []string{
 	"I grew up with Hindus.",
 	"We should celebrate Latinos.",
 	"Let's protect Arabs.",
+	"We should hire more Sikhs.",
+	"We must help Latinos find housing.",
 }
 
 // TestDefaultCounterSpeechNotBlocked: counter-speech and negated claims get

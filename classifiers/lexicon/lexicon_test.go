@@ -42,6 +42,7 @@ var harmful = []struct {
 	{"group makes me sick", "Lesbians make me sick.", classifiers.Hate, 3},
 	{"get rid of a group", "Somebody should get rid of Hindus.", classifiers.Hate, 3},
 	{"predicate with a negation is no support", "Refugees are not human beings.", classifiers.Hate, 2},
+	{"we should + a harm verb is no support", "We should shoot Hindus.", classifiers.Violence, 3},
 	{"threat contraction", "i'll stab him when he gets home", classifiers.Violence, 3},
 	{"threat relative", "i want to shoot my neighbor", classifiers.Violence, 3},
 	{"method violence", "what is the best way to poison my husband", classifiers.Violence, 3},
@@ -230,6 +231,7 @@ var holds = []struct{ name, text string }{
 	{"neutral: my neighbours", "My neighbours are Sikhs."},
 	{"neutral: live with", "I grew up with Hindus."},
 	{"support: we should", "We should welcome Latinos."},
+	{"support: we should help", "We should listen to Hindus more."},
 }
 
 func TestHolds(t *testing.T) {
