@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/openrai/raiserver/classifiers/linear"
@@ -108,12 +109,14 @@ func TestShippedModelReproduces(t *testing.T) {
 	}
 }
 
-// TestConvBlendFlag: -conv-blend fixes the phrase term's blends, recorded
-// in the manifest, and rejects a malformed list.
+// TestConvBlendFlag: -conv-blend fixes the phrase term's blends, and
+// -conv-residual, -conv-average and -conv-seed set its training, all
+// recorded in the manifest; a malformed list is rejected.
 func TestConvBlendFlag(t *testing.T) {
 	out := t.TempDir()
 	args := []string{"-data", "testdata/data", "-synthetic", "testdata/synthetic.tsv",
-		"-out", out, "-bits", "12", "-maxiter", "20", "-conv-epochs", "1", "-conv-blend", "1,0,0.5,0.25"}
+		"-out", out, "-bits", "12", "-maxiter", "20", "-conv-epochs", "1", "-conv-blend", "1,0,0.5,0.25",
+		"-conv-residual", "0,1,0,0.5", "-conv-average", "-conv-seed", "7"}
 	if err := run(args, io.Discard); err != nil {
 		t.Fatal(err)
 	}
@@ -123,6 +126,9 @@ func TestConvBlendFlag(t *testing.T) {
 	}
 	var m struct {
 		ConvBlend [linear.N]float64 `json:"conv_blend"`
+		Config    struct {
+			Conv train.ConvConfig `json:"conv"`
+		} `json:"config"`
 	}
 	if err := json.Unmarshal(raw, &m); err != nil {
 		t.Fatal(err)
@@ -130,10 +136,13 @@ func TestConvBlendFlag(t *testing.T) {
 	if want := [linear.N]float64{1, 0, 0.5, 0.25}; m.ConvBlend != want {
 		t.Errorf("conv_blend = %v, want %v", m.ConvBlend, want)
 	}
-	for _, bad := range []string{"1,0,1", "1,0,1,x", "1,0,1,2"} {
-		args := []string{"-data", "testdata/data", "-out", t.TempDir(), "-conv-blend", bad}
+	if cc := m.Config.Conv; !slices.Equal(cc.Residual, []float64{0, 1, 0, 0.5}) || !cc.Average || cc.Seed != 7 {
+		t.Errorf("conv config residual %v, average %v, seed %d; want [0 1 0 0.5], true, 7", cc.Residual, cc.Average, cc.Seed)
+	}
+	for _, bad := range [][2]string{{"-conv-blend", "1,0,1"}, {"-conv-blend", "1,0,1,x"}, {"-conv-blend", "1,0,1,2"}, {"-conv-residual", "1,1,1"}, {"-conv-residual", "1,1,1,-1"}} {
+		args := []string{"-data", "testdata/data", "-out", t.TempDir(), bad[0], bad[1]}
 		if err := run(args, io.Discard); err == nil {
-			t.Errorf("-conv-blend %s: no error", bad)
+			t.Errorf("%s %s: no error", bad[0], bad[1])
 		}
 	}
 }

@@ -33,8 +33,8 @@ type ConvConfig struct {
 	// training data at the same blends, whose choice alone moves the
 	// operating points.
 	Fixed []float64 `json:"fixed,omitempty"`
-	// Residual, per category (HATE, SEXUAL, VIOLENCE, SELF_HARM; empty:
-	// 0 for all), fits the term on what the linear part leaves: the loss
+	// Residual, per category (HATE, SEXUAL, VIOLENCE, SELF_HARM; any other
+	// length: 0 for all), fits the term on what the linear part leaves: the loss
 	// of a row in category c is that of Residual[c] × (the linear part's
 	// log-odds of the row) + the term, the linear part held fixed
 	// (boosting), so the term learns what the n-grams miss instead of what
@@ -186,7 +186,8 @@ func tableWords(tab *vectors.Table, norm linear.Normalization, buf []byte, text 
 
 // fitConv fits the phrase term on exs (the rows the linear part was fitted
 // on) with the linear part's loss weights and class balance, by Adam on
-// the weighted mean log loss of the term alone.
+// the weighted mean log loss of the term alone, or, with
+// ConvConfig.Residual, of the term added to that share of lin's log-odds.
 func fitConv(exs []Example, cfg *Config, tab *vectors.Table, lin *linear.Model) *convNet {
 	cc := cfg.Conv
 	n := &convNet{W: cc.Width, F: cc.Filters, D: tab.Dims(), vec: dequantize(tab)}
@@ -330,8 +331,8 @@ func fitConv(exs []Example, cfg *Config, tab *vectors.Table, lin *linear.Model) 
 			}
 		}
 	}
-	for j, p := range params {
-		if avg != nil && avgN > 0 {
+	if avg != nil && avgN > 0 {
+		for j, p := range params {
 			copy(p, avg[j])
 		}
 	}
