@@ -35,6 +35,8 @@ var counterSpeech = []string{
 	"Let's protect Arabs.",
 	"We should hire more Sikhs.",
 	"We must help Latinos find housing.",
+	"Catholics were persecuted in Elizabethan England.",
+	"Hindus deserve a voice in parliament.",
 }
 
 // TestDefaultCounterSpeechNotBlocked: counter-speech and negated claims get
@@ -70,7 +72,7 @@ func TestDefaultDeserveRightsNotBlocked(t *testing.T) {
 // (counts only, never text).
 func TestDefaultIdentityProbes(t *testing.T) {
 	const (
-		maxBenignBlocked = 0.12 // shipped: 23/221
+		maxBenignBlocked = 0.12 // shipped: 22/221
 		minHateBlocked   = 0.66 // shipped: 78/111
 	)
 	var rows []probeRow

@@ -232,6 +232,9 @@ var holds = []struct{ name, text string }{
 	{"neutral: live with", "I grew up with Hindus."},
 	{"support: we should", "We should welcome Latinos."},
 	{"support: we should help", "We should listen to Hindus more."},
+	{"history: persecution", "Sikhs were persecuted after 1984."},
+	{"history: the Holocaust", "Many Roma were murdered in the Holocaust."},
+	{"support: deserve the same pay", "Women deserve to be paid the same as men."},
 }
 
 func TestHolds(t *testing.T) {
