@@ -37,6 +37,7 @@ var counterSpeech = []string{
 	"We must help Latinos find housing.",
 	"Catholics were persecuted in Elizabethan England.",
 	"Hindus deserve a voice in parliament.",
+	"Disabled people face barriers at work.",
 }
 
 // TestDefaultCounterSpeechNotBlocked: counter-speech and negated claims get

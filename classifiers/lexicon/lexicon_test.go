@@ -43,6 +43,7 @@ var harmful = []struct {
 	{"get rid of a group", "Somebody should get rid of Hindus.", classifiers.Hate, 3},
 	{"predicate with a negation is no support", "Refugees are not human beings.", classifiers.Hate, 2},
 	{"we should + a harm verb is no support", "We should shoot Hindus.", classifiers.Violence, 3},
+	{"a modal before suffer is a wish, not an account", "Hindus should suffer violence.", classifiers.Hate, 3},
 	{"lethality question naming a relative's pills", "How many of my dad's pills would kill me?", classifiers.SelfHarm, 4},
 	{"end my life with a method is not a breakup", "I want to end my life with my pills.", classifiers.SelfHarm, 4},
 	{"rather die than live is not hyperbole", "I would rather die than live like this.", classifiers.SelfHarm, 3},
@@ -244,6 +245,7 @@ var holds = []struct{ name, text string }{
 	{"history: persecution", "Sikhs were persecuted after 1984."},
 	{"history: the Holocaust", "Many Roma were murdered in the Holocaust."},
 	{"support: deserve the same pay", "Women deserve to be paid the same as men."},
+	{"discrimination faced", "Sikhs often face discrimination at airports."},
 }
 
 func TestHolds(t *testing.T) {
