@@ -268,6 +268,25 @@ func TestHolds(t *testing.T) {
 	}
 }
 
+// notHeld: negated accounts and supportive words with a negation between
+// are claims, not history or support; no hold may read them.
+var notHeld = []string{
+	"Sikhs have not been persecuted, they lie.",
+	"Hindus never were persecuted.",
+	"Refugees are not lovely people.",
+}
+
+func TestNotHeld(t *testing.T) {
+	c := mustDefault(t)
+	for i, text := range notHeld {
+		for _, f := range c.Classify(nil, []byte(text)) {
+			if strings.HasPrefix(f.Rule, classifiers.HoldPrefix) {
+				t.Errorf("sentence %d: hold %s", i, f.Rule)
+			}
+		}
+	}
+}
+
 func TestHarmful(t *testing.T) {
 	c := mustDefault(t)
 	for _, tt := range harmful {
