@@ -268,12 +268,14 @@ func TestHolds(t *testing.T) {
 	}
 }
 
-// notHeld: negated accounts and supportive words with a negation between
-// are claims, not history or support; no hold may read them.
+// notHeld: negated accounts, supportive words with a negation between and
+// a helping verb before a harmful one are claims, not history or support;
+// no hold may read them.
 var notHeld = []string{
 	"Sikhs have not been persecuted, they lie.",
 	"Hindus never were persecuted.",
 	"Refugees are not lovely people.",
+	"We should help deport Hindus.",
 }
 
 func TestNotHeld(t *testing.T) {
