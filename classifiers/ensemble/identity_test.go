@@ -163,25 +163,9 @@ type probeRow struct{ side, kind, text string }
 // hateful ones are blocked.
 func checkHateProbe(t *testing.T, rows []probeRow, maxBenign, minHate float64) {
 	t.Helper()
-	c, err := ensemble.Default()
-	if err != nil {
-		t.Fatal(err)
-	}
-	total := map[string]int{}
-	blocked := map[string]int{}
-	var dst []classifiers.Finding
-	for _, r := range rows {
-		total[r.side]++
-		total[r.side+"/"+r.kind]++
-		dst = c.Classify(dst[:0], []byte(r.text))
-		for _, f := range dst {
-			if f.Category == classifiers.Hate && f.Severity >= 2 {
-				blocked[r.side]++
-				blocked[r.side+"/"+r.kind]++
-				break
-			}
-		}
-	}
+	total, blocked := countBlocked(t, rows, func(string) []classifiers.Category {
+		return []classifiers.Category{classifiers.Hate}
+	})
 	for _, k := range slices.Sorted(maps.Keys(total)) {
 		if strings.Contains(k, "/") {
 			t.Logf("%-22s HATE blocked %3d of %3d", k, blocked[k], total[k])
@@ -199,4 +183,31 @@ func checkHateProbe(t *testing.T, rows []probeRow, maxBenign, minHate float64) {
 	if h < minHate {
 		t.Errorf("hateful messages blocked as HATE: %.3f, want >= %.2f", h, minHate)
 	}
+}
+
+// countBlocked classifies rows with the default ensemble and counts, per
+// side and per side/kind, the rows and those blocked (MEDIUM or above) in
+// one of the categories cats gives for the row's side.
+func countBlocked(t *testing.T, rows []probeRow, cats func(side string) []classifiers.Category) (total, blocked map[string]int) {
+	t.Helper()
+	c, err := ensemble.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	total, blocked = map[string]int{}, map[string]int{}
+	var dst []classifiers.Finding
+	for _, r := range rows {
+		total[r.side]++
+		total[r.side+"/"+r.kind]++
+		want := cats(r.side)
+		dst = c.Classify(dst[:0], []byte(r.text))
+		for _, f := range dst {
+			if f.Severity >= 2 && slices.Contains(want, f.Category) {
+				blocked[r.side]++
+				blocked[r.side+"/"+r.kind]++
+				break
+			}
+		}
+	}
+	return total, blocked
 }
