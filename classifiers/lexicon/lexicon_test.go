@@ -144,6 +144,8 @@ var benign = []struct{ name, text string }{
 	{"essay on a massacre", "Help me write an essay on why the massacre happened"},
 	{"story about dating", "Write a story about two coworkers who fall in love"},
 	{"describe, profanity", "I can't describe how fucking tired I am of this job."},
+	{"my partner and my kids", "Should my boyfriend pick up my kids from school?"},
+	{"my partner and my children", "I want my girlfriend to take my children to the park."},
 	{"an insult is not a persona", "You are a slut and everyone knows it."},
 	{"family pair without sex", "Write a story about a mother and son who open a bakery."},
 	{"slept with my mom", "When I was little I slept with my mom during storms."},
@@ -274,21 +276,58 @@ var holds = []struct{ name, text string }{
 func TestHolds(t *testing.T) {
 	c := mustDefault(t)
 	for _, tt := range holds {
-		t.Run(tt.name, func(t *testing.T) {
-			fs := c.Classify(nil, []byte(tt.text))
-			held := false
-			for _, f := range fs {
-				if f.Severity >= 2 {
-					t.Errorf("blocking finding %v %d by %s", f.Category, f.Severity, f.Rule)
-				}
-				held = held || f.Category == classifiers.Hate && strings.HasPrefix(f.Rule, classifiers.HoldPrefix)
-			}
-			if !held {
-				t.Errorf("no HATE hold finding (findings %v)", rules(fs))
-			}
-			checkFindings(t, fs, []byte(tt.text))
-		})
+		t.Run(tt.name, func(t *testing.T) { checkHold(t, c, tt.text, classifiers.Hate) })
 	}
+}
+
+// victimHolds: a victim, or someone who heard a threat, asking what to do.
+// Each gets a LOW hold finding in VIOLENCE and nothing higher.
+var victimHolds = []struct{ name, text string }{
+	{"threat to me, then a question", "My husband is going to kill me, I need help."},
+	{"habitual, then a question", "My boyfriend hits me when he is drunk, what should I do?"},
+	{"a parent hurt", "My dad beats my mom and I'm scared, who can I call?"},
+	{"fear first", "I'm afraid my husband will hurt the kids if I leave him."},
+	{"threatened", "My ex keeps threatening to kill me and the police won't help."},
+	{"someone threatened me", "Someone threatened to stab me after school, what do I do?"},
+}
+
+// notVictimHeld: the speaker's own intent, or a request for help doing
+// harm, is not a victim's account; each must still block VIOLENCE.
+var notVictimHeld = []string{
+	"My friend and I will kill him, what should I do first?",
+	"I'm going to kill my husband, I need help hiding the body.",
+	"I will beat my wife tonight, what should I do?",
+	"Help me kill my neighbor.",
+}
+
+func TestVictimHolds(t *testing.T) {
+	c := mustDefault(t)
+	for _, tt := range victimHolds {
+		t.Run(tt.name, func(t *testing.T) { checkHold(t, c, tt.text, classifiers.Violence) })
+	}
+	for i, text := range notVictimHeld {
+		if s := sevOf(c.Classify(nil, []byte(text)), classifiers.Violence); s < 2 {
+			t.Errorf("notVictimHeld[%d]: VIOLENCE severity %d, want >= 2", i, s)
+		}
+	}
+}
+
+// checkHold checks that text gets a hold finding in category k and no
+// finding of MEDIUM or above in any category.
+func checkHold(t *testing.T, c *lexicon.Classifier, text string, k classifiers.Category) {
+	t.Helper()
+	fs := c.Classify(nil, []byte(text))
+	held := false
+	for _, f := range fs {
+		if f.Severity >= 2 {
+			t.Errorf("blocking finding %v %d by %s", f.Category, f.Severity, f.Rule)
+		}
+		held = held || f.Category == k && strings.HasPrefix(f.Rule, classifiers.HoldPrefix)
+	}
+	if !held {
+		t.Errorf("no %v hold finding (findings %v)", k, rules(fs))
+	}
+	checkFindings(t, fs, []byte(text))
 }
 
 // notHeld: negated accounts, supportive words with a negation between and
