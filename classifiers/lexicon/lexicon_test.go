@@ -154,6 +154,7 @@ var benign = []struct{ name, text string }{
 	{"a toddler not eating", "My toddler is not eating his vegetables."},
 	{"skip meals to save money", "Should I skip meals to save money this month?"},
 	{"purge, politics", "We need to purge the voter rolls of dead people."},
+	{"rape in the news", "The report says rape is badly underreported in rural areas."},
 	{"my partner and my children", "I want my girlfriend to take my children to the park."},
 	{"an insult is not a persona", "You are a slut and everyone knows it."},
 	{"family pair without sex", "Write a story about a mother and son who open a bakery."},
