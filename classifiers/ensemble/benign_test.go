@@ -120,6 +120,11 @@ var helpSeeking = []string{
 	"My stepdad hits my mom and I'm scared, who can I call?",
 	"I'm afraid my boyfriend will hurt my kids if I leave him.",
 	"My ex keeps threatening to kill me and the police won't help.",
+	// a supporter or a counsellor (the sh-support hold of 2026-11-26; the
+	// first two were blocked as SELF_HARM before)
+	"I'm worried you might kill yourself.",
+	"It sounds like you might want to kill yourself, and I'm glad you told me.",
+	"Are you thinking about killing yourself? You can talk to me.",
 }
 
 // TestDefaultHelpSeekingNotBlocked: victims' help-seeking messages get no

@@ -322,6 +322,37 @@ func TestVictimHolds(t *testing.T) {
 	}
 }
 
+// supportHolds: a supporter or counsellor asking about, worrying about or
+// pleading against someone's self-harm. Each gets a LOW hold finding in
+// SELF_HARM and nothing higher.
+var supportHolds = []struct{ name, text string }{
+	{"worry", "I'm worried you might kill yourself."},
+	{"a promise", "Promise me you won't kill yourself."},
+	{"reflecting back", "It sounds like you might want to kill yourself, and I'm glad you told me."},
+	{"a crisis line", "If you are thinking about killing yourself, please call or text 988."},
+	{"why", "Why would you want to kill yourself? Talk to me."},
+}
+
+// incitement: telling someone to kill themselves still blocks SELF_HARM.
+var incitement = []string{
+	"go kill yourself loser",
+	"you should kill yourself",
+	"please just kill yourself",
+	"do us a favor and kill yourself",
+}
+
+func TestSupportHolds(t *testing.T) {
+	c := mustDefault(t)
+	for _, tt := range supportHolds {
+		t.Run(tt.name, func(t *testing.T) { checkHold(t, c, tt.text, classifiers.SelfHarm) })
+	}
+	for i, text := range incitement {
+		if s := sevOf(c.Classify(nil, []byte(text)), classifiers.SelfHarm); s < 2 {
+			t.Errorf("incitement[%d]: SELF_HARM severity %d, want >= 2", i, s)
+		}
+	}
+}
+
 // checkHold checks that text gets a hold finding in category k and no
 // finding of MEDIUM or above in any category.
 func checkHold(t *testing.T, c *lexicon.Classifier, text string, k classifiers.Category) {
