@@ -22,7 +22,7 @@ var (
 	ErrOption   = errors.New("lexicon: invalid option")
 )
 
-const maxClasses = 448
+const maxClasses = 512
 
 // mask is a set of class indices.
 type mask [maxClasses / 64]uint64
