@@ -50,3 +50,26 @@ func TestParseTermsTwice(t *testing.T) {
 		t.Fatalf("parseTerms(two categories) = %v", err)
 	}
 }
+
+// TestMaskEveryWord: set, has, meets and or see every class index up to
+// maxClasses (meets and or are written out word by word; a word they
+// skipped made every class in it invisible to the rules).
+func TestMaskEveryWord(t *testing.T) {
+	for i := range maxClasses {
+		var a, b, c mask
+		a.set(i)
+		b.set(i)
+		if !a.has(i) || !a.meets(&b) {
+			t.Fatalf("class %d: has %v, meets %v", i, a.has(i), a.meets(&b))
+		}
+		c.or(&a)
+		if !c.has(i) {
+			t.Fatalf("class %d: lost by or", i)
+		}
+		var d mask
+		d.set((i + 1) % maxClasses)
+		if a.meets(&d) {
+			t.Fatalf("class %d meets class %d", i, (i+1)%maxClasses)
+		}
+	}
+}
