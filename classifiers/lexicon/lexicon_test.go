@@ -166,6 +166,7 @@ var benign = []struct{ name, text string }{
 	{"die: a goldfish", "What could cause my goldfish to die?"},
 	{"a report of harm done", "Police said a man attacked a woman near the station last night."},
 	{"a report of sexual assault", "A woman reported that a man molested her on the bus yesterday."},
+	{"a grievance in the progressive", "They are attacking our farmers with these new taxes."},
 	{"my partner and my children", "I want my girlfriend to take my children to the park."},
 	{"an insult is not a persona", "You are a slut and everyone knows it."},
 	{"family pair without sex", "Write a story about a mother and son who open a bakery."},
