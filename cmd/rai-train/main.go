@@ -57,6 +57,9 @@ type Manifest struct {
 	GradMax         [linear.N]float64     `json:"grad_max"`
 	// ConvBlend is the weight of the phrase term per category (config.conv), chosen on the dev rows.
 	ConvBlend    [linear.N]float64       `json:"conv_blend,omitempty"`
+	// ConvFrom is the phrase term reused with -conv-load (its file and
+	// checksum), when the term was not fitted in this run.
+	ConvFrom *fileInfo `json:"conv_from,omitempty"`
 	Thresholds   map[string][]float32    `json:"thresholds"`
 	DevMetrics   train.Report            `json:"dev_metrics"`
 	TrainMetrics train.Report            `json:"train_metrics"`
@@ -65,6 +68,12 @@ type Manifest struct {
 	// Vectors identifies the word-vector table of a model with a vector
 	// term (Config.Vectors): the model loads only with this table.
 	Vectors *vectorsInfo `json:"vectors,omitempty"`
+}
+
+// fileInfo names an input file by path and SHA-256.
+type fileInfo struct {
+	File   string `json:"file"`
+	SHA256 string `json:"sha256"`
 }
 
 type vectorsInfo struct {
@@ -130,6 +139,8 @@ func run(args []string, stdout io.Writer) error {
 	convAverage := fs.Bool("conv-average", def.Conv.Average, "phrase term: keep the mean of the weights over the last epoch (Polyak averaging)")
 	convSeed := fs.Uint64("conv-seed", def.Conv.Seed, "phrase term: seed of the initial weights and the order of the rows")
 	convResidual := fs.String("conv-residual", "", "phrase term: per category HATE,SEXUAL,VIOLENCE,SELF_HARM (e.g. 0,1,1,1), fit it on the linear part's residual: the linear part's log-odds times this number added to the term's in its loss (0: the term alone)")
+	convSave := fs.String("conv-save", "", "also write the fitted phrase term's float weights to `FILE` (for -conv-load)")
+	convLoad := fs.String("conv-load", "", "reuse the phrase term in `FILE` (written by -conv-save) instead of fitting one, so that a change to the rows is measured without a new draw of the term; not with -lodo, whose models must not see their left-out set")
 	convBlend := fs.String("conv-blend", "", "phrase term: fixed blends for HATE,SEXUAL,VIOLENCE,SELF_HARM (e.g. 1,0,1,0.25) instead of choosing them on the dev rows")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -148,6 +159,7 @@ func run(args []string, stdout io.Writer) error {
 	cfg.Vectors = *vecs
 	cfg.VectorScale = *vecScale
 	cfg.Conv = nil
+	var convFrom *fileInfo
 	if *conv {
 		cc := *def.Conv
 		cc.Filters, cc.Epochs, cc.L2, cc.Seed, cc.Average = *convFilters, *convEpochs, *convL2, *convSeed, *convAverage
@@ -165,7 +177,23 @@ func run(args []string, stdout io.Writer) error {
 			}
 			cc.Fixed = bs
 		}
+		if *convLoad != "" {
+			if *lodo {
+				return errors.New("-conv-load with -lodo: the reused term has seen every left-out set")
+			}
+			data, err := os.ReadFile(*convLoad)
+			if err != nil {
+				return err
+			}
+			if cc.From, err = train.ReadConvNet(bytes.NewReader(data)); err != nil {
+				return fmt.Errorf("%s: %w", *convLoad, err)
+			}
+			sum := sha256.Sum256(data)
+			convFrom = &fileInfo{File: *convLoad, SHA256: hex.EncodeToString(sum[:])}
+		}
 		cfg.Conv = &cc
+	} else if *convLoad != "" || *convSave != "" {
+		return errors.New("-conv-load and -conv-save need -conv")
 	}
 
 	corpus := &train.Corpus{}
@@ -214,6 +242,16 @@ func run(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if *convSave != "" && res.Conv != nil {
+		f, err := os.Create(*convSave)
+		if err != nil {
+			return err
+		}
+		_, werr := res.Conv.WriteTo(f)
+		if err := errors.Join(werr, f.Close()); err != nil {
+			return err
+		}
+	}
 	m := res.Model
 	var buf bytes.Buffer
 	if _, err := m.WriteTo(&buf); err != nil {
@@ -234,6 +272,7 @@ func run(args []string, stdout io.Writer) error {
 		Iterations:      res.Iterations,
 		GradMax:         res.GradMax,
 		ConvBlend:       res.ConvBlend,
+		ConvFrom:        convFrom,
 		Thresholds:      map[string][]float32{},
 		DevMetrics:      train.Evaluate(m, dev),
 		TrainMetrics:    train.Evaluate(m, tr),

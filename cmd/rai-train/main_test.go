@@ -147,6 +147,46 @@ func TestConvBlendFlag(t *testing.T) {
 	}
 }
 
+// TestConvSaveLoad: -conv-save writes the fitted phrase term, -conv-load
+// reuses it (the same rows then give the same weights, and the manifest
+// names the file and its checksum), and -conv-load is refused with -lodo.
+func TestConvSaveLoad(t *testing.T) {
+	dir := t.TempDir()
+	term := filepath.Join(dir, "term.gob")
+	base := []string{"-data", "testdata/data", "-synthetic", "testdata/synthetic.tsv", "-bits", "12", "-maxiter", "20", "-conv-epochs", "1"}
+	outA, outB := filepath.Join(dir, "a"), filepath.Join(dir, "b")
+	if err := run(append(base, "-out", outA, "-conv-save", term), io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	if err := run(append(base, "-out", outB, "-conv-load", term), io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	a, errA := os.ReadFile(filepath.Join(outA, "weights.bin.gz"))
+	b, errB := os.ReadFile(filepath.Join(outB, "weights.bin.gz"))
+	if err := errors.Join(errA, errB); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(a, b) {
+		t.Error("weights with the reused term differ from those with the fitted one")
+	}
+	raw, err := os.ReadFile(filepath.Join(outB, "MANIFEST.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m struct {
+		ConvFrom *struct{ File, SHA256 string } `json:"conv_from"`
+	}
+	if err := json.Unmarshal(raw, &m); err != nil {
+		t.Fatal(err)
+	}
+	if m.ConvFrom == nil || m.ConvFrom.File != term || len(m.ConvFrom.SHA256) != 64 {
+		t.Errorf("manifest conv_from = %+v", m.ConvFrom)
+	}
+	if err := run(append(base, "-out", t.TempDir(), "-conv-load", term, "-lodo"), io.Discard); err == nil {
+		t.Error("-conv-load with -lodo: no error")
+	}
+}
+
 // TestSyntheticFiles: the hand-written files parse, and -synthetic takes
 // several files, each recorded in the manifest's inputs.
 func TestSyntheticFiles(t *testing.T) {

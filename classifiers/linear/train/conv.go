@@ -1,6 +1,10 @@
 package train
 
 import (
+	"encoding/gob"
+	"errors"
+	"fmt"
+	"io"
 	"math"
 	"math/rand/v2"
 	"sync"
@@ -44,6 +48,58 @@ type ConvConfig struct {
 	// epoch's steps (Polyak averaging) instead of the last step's, which
 	// damps the noise of the final mini-batches.
 	Average bool `json:"average,omitempty"`
+	// From, when not nil, is a fitted term (ReadConvNet) to reuse instead
+	// of fitting one: the blends and Absent are still chosen on the
+	// development rows. With it a change to the training rows is measured
+	// without the draw of a new term, which alone moves the operating
+	// points as much as many such changes (docs/classifiers-model.md).
+	From *ConvNet `json:"-"`
+}
+
+// ConvNet is a fitted phrase term before quantization, as Result.Conv
+// returns it and ConvConfig.From takes it.
+type ConvNet struct{ n *convNet }
+
+// convNetFile is the serialized form of a ConvNet (WriteTo, ReadConvNet).
+type convNetFile struct {
+	Magic   string
+	W, F, D int
+	K, B    []float32
+	V, C    []float32
+}
+
+const convNetMagic = "RAICONV1"
+
+// WriteTo writes the term's float weights (gob).
+func (c *ConvNet) WriteTo(w io.Writer) (int64, error) {
+	n := c.n
+	cw := &countWriter{w: w}
+	err := gob.NewEncoder(cw).Encode(convNetFile{Magic: convNetMagic, W: n.W, F: n.F, D: n.D, K: n.K, B: n.B, V: n.V, C: n.C})
+	return cw.n, err
+}
+
+// ReadConvNet reads a term written by WriteTo and checks its shapes.
+func ReadConvNet(r io.Reader) (*ConvNet, error) {
+	var f convNetFile
+	if err := gob.NewDecoder(r).Decode(&f); err != nil {
+		return nil, fmt.Errorf("train: phrase term: %w", err)
+	}
+	if f.Magic != convNetMagic || f.W < 1 || f.F < 1 || f.D < 1 ||
+		len(f.K) != f.F*f.W*f.D || len(f.B) != f.F || len(f.V) != N*f.F || len(f.C) != N {
+		return nil, errors.New("train: phrase term: not a phrase term file, or its shapes do not agree")
+	}
+	return &ConvNet{n: &convNet{W: f.W, F: f.F, D: f.D, K: f.K, B: f.B, V: f.V, C: f.C}}, nil
+}
+
+type countWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
 }
 
 // convWorkers is the fixed number of gradient workers: each sums the

@@ -132,6 +132,9 @@ type Result struct {
 	GradMax [N]float64
 	// ConvBlend is the weight of the phrase term per category (Config.Conv).
 	ConvBlend [N]float64
+	// Conv is the fitted phrase term before quantization (nil without
+	// Config.Conv), for ConvConfig.From.
+	Conv *ConvNet
 }
 
 // sparse is a CSR matrix of normalized feature vectors, with an optional
@@ -374,7 +377,17 @@ func Train(exs, dev []Example, cfg Config) (*Result, error) {
 		return nil, fmt.Errorf("train: %w", err)
 	}
 	if cfg.Conv != nil {
-		net := fitConv(base, &cfg, tab, m)
+		var net *convNet
+		if from := cfg.Conv.From; from != nil {
+			if from.n.W != cfg.Conv.Width || from.n.F != cfg.Conv.Filters || from.n.D != tab.Dims() {
+				return nil, fmt.Errorf("train: the reused phrase term has width %d, %d filters over %d dimensions; the configuration wants %d, %d over %d",
+					from.n.W, from.n.F, from.n.D, cfg.Conv.Width, cfg.Conv.Filters, tab.Dims())
+			}
+			net = &convNet{W: from.n.W, F: from.n.F, D: from.n.D, K: from.n.K, B: from.n.B, V: from.n.V, C: from.n.C, vec: dequantize(tab)}
+		} else {
+			net = fitConv(base, &cfg, tab, m)
+		}
+		res.Conv = &ConvNet{n: net}
 		res.ConvBlend = chooseBlends(m, net, dev, &cfg, tab)
 		term := net.term(res.ConvBlend)
 		params.Conv = term

@@ -1,9 +1,11 @@
 package train
 
 import (
+	"bytes"
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/openrai/raiserver/classifiers/linear"
@@ -179,11 +181,13 @@ func TestTrainConv(t *testing.T) {
 	cc.Filters, cc.Epochs = 8, 5
 	cfg.Conv = &cc
 	var raw [2][]byte
+	var fitted *ConvNet
 	for k := range raw {
 		res, err := Train(exs, exs, cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
+		fitted = res.Conv
 		p := res.Model.Params()
 		if p.Conv == nil || p.Conv.Filters != 8 {
 			t.Fatalf("model has phrase term %+v", p.Conv)
@@ -197,6 +201,38 @@ func TestTrainConv(t *testing.T) {
 	}
 	if string(raw[0]) != string(raw[1]) {
 		t.Error("two trainings with the phrase term differ")
+	}
+	// The fitted term, written and read back, reused instead of fitting
+	// one: the same rows give the same model.
+	var buf bytes.Buffer
+	if _, err := fitted.WriteTo(&buf); err != nil {
+		t.Fatal(err)
+	}
+	from, err := ReadConvNet(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reuse := cc
+	reuse.From = from
+	cfg.Conv = &reuse
+	res, err := Train(exs, exs, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := res.Model.Params()
+	got, err := p.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != string(raw[0]) {
+		t.Error("the reused phrase term gives another model than the fitted one")
+	}
+	reuse.Filters = 16
+	if _, err := Train(exs, exs, cfg); err == nil {
+		t.Error("a reused term of 8 filters was taken for a configuration of 16")
+	}
+	if _, err := ReadConvNet(strings.NewReader("not a term")); err == nil {
+		t.Error("ReadConvNet took garbage")
 	}
 }
 
