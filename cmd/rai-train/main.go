@@ -56,10 +56,10 @@ type Manifest struct {
 	Loss            [linear.N]train.Num   `json:"loss"`
 	GradMax         [linear.N]float64     `json:"grad_max"`
 	// ConvBlend is the weight of the phrase term per category (config.conv), chosen on the dev rows.
-	ConvBlend    [linear.N]float64       `json:"conv_blend,omitempty"`
+	ConvBlend [linear.N]float64 `json:"conv_blend,omitempty"`
 	// ConvFrom is the phrase term reused with -conv-load (its file and
 	// checksum), when the term was not fitted in this run.
-	ConvFrom *fileInfo `json:"conv_from,omitempty"`
+	ConvFrom     *fileInfo               `json:"conv_from,omitempty"`
 	Thresholds   map[string][]float32    `json:"thresholds"`
 	DevMetrics   train.Report            `json:"dev_metrics"`
 	TrainMetrics train.Report            `json:"train_metrics"`
