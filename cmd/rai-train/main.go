@@ -140,7 +140,7 @@ func run(args []string, stdout io.Writer) error {
 	convSeed := fs.Uint64("conv-seed", def.Conv.Seed, "phrase term: seed of the initial weights and the order of the rows")
 	convResidual := fs.String("conv-residual", "", "phrase term: per category HATE,SEXUAL,VIOLENCE,SELF_HARM (e.g. 0,1,1,1), fit it on the linear part's residual: the linear part's log-odds times this number added to the term's in its loss (0: the term alone)")
 	convSave := fs.String("conv-save", "", "also write the fitted phrase term's float weights to `FILE` (for -conv-load)")
-	convLoad := fs.String("conv-load", "", "reuse the phrase term in `FILE` (written by -conv-save) instead of fitting one, so that a change to the rows is measured without a new draw of the term; not with -lodo, whose models must not see their left-out set")
+	convLoad := fs.String("conv-load", filepath.Join(root, "classifiers", "linear", "model", "phrase-term.gob"), "reuse the phrase term in `FILE` (written by -conv-save) instead of fitting one, so that a change to the rows is measured without a new draw of the term (default: the shipped model's; empty: fit one); the -lodo models still fit their own, which must not see their left-out set")
 	convBlend := fs.String("conv-blend", "", "phrase term: fixed blends for HATE,SEXUAL,VIOLENCE,SELF_HARM (e.g. 1,0,1,0.25) instead of choosing them on the dev rows")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -178,9 +178,6 @@ func run(args []string, stdout io.Writer) error {
 			cc.Fixed = bs
 		}
 		if *convLoad != "" {
-			if *lodo {
-				return errors.New("-conv-load with -lodo: the reused term has seen every left-out set")
-			}
 			data, err := os.ReadFile(*convLoad)
 			if err != nil {
 				return err
@@ -189,11 +186,15 @@ func run(args []string, stdout io.Writer) error {
 				return fmt.Errorf("%s: %w", *convLoad, err)
 			}
 			sum := sha256.Sum256(data)
-			convFrom = &fileInfo{File: *convLoad, SHA256: hex.EncodeToString(sum[:])}
+			name := *convLoad
+			if rel, err := filepath.Rel(root, name); err == nil && filepath.IsLocal(rel) {
+				name = filepath.ToSlash(rel)
+			}
+			convFrom = &fileInfo{File: name, SHA256: hex.EncodeToString(sum[:])}
 		}
 		cfg.Conv = &cc
-	} else if *convLoad != "" || *convSave != "" {
-		return errors.New("-conv-load and -conv-save need -conv")
+	} else if *convSave != "" {
+		return errors.New("-conv-save needs -conv")
 	}
 
 	corpus := &train.Corpus{}
@@ -304,7 +305,14 @@ func run(args []string, stdout io.Writer) error {
 				return fmt.Errorf("-lodo-sets: %q is not a trainable data set", name)
 			}
 			keep := func(e train.Example) bool { return e.Dataset != d.Name }
-			r, err := train.Train(filter(tr, keep), filter(dev, keep), cfg)
+			lcfg := cfg
+			if cfg.Conv != nil && cfg.Conv.From != nil {
+				// A reused term has seen the left-out set: fit one without it.
+				cc := *cfg.Conv
+				cc.From = nil
+				lcfg.Conv = &cc
+			}
+			r, err := train.Train(filter(tr, keep), filter(dev, keep), lcfg)
 			if err != nil {
 				return err
 			}

@@ -240,9 +240,14 @@ func loadSBIC(data []byte) ([]Example, error) {
 }
 
 // Latent Hatred (implicit_hate): implicit_hate and explicit_hate → HATE
-// positive; the stage-2 "threatening" and "incitement" rows also VIOLENCE
-// positive at half weight; not_hate → HATE negative, and negative for the
-// other three at half weight (on-topic political posts).
+// positive; the stage-2 "threatening" rows (a speaker's commitment to a
+// target's pain, injury or loss) also VIOLENCE positive at half weight;
+// not_hate → HATE negative, and negative for the other three at half
+// weight (on-topic political posts). Stage-2 "incitement" (in the
+// authors' words, flaunting in-group power or elevating hate groups) is
+// hate, not violence, and says nothing of VIOLENCE: counted as VIOLENCE
+// until 2026-11-26, it taught the model to read hateful posts that
+// threaten nothing as violence (docs/classifiers-model.md).
 func loadImplicitHate(stage1, stage2 []byte) ([]Example, error) {
 	col, rows, err := readTSV(stage1, "post", "class")
 	if err != nil {
@@ -251,7 +256,7 @@ func loadImplicitHate(stage1, stage2 []byte) ([]Example, error) {
 	threat := map[string]bool{}
 	if col2, rows2, err := readTSV(stage2, "post", "implicit_class"); err == nil {
 		for _, r := range rows2 {
-			if c := r[col2[1]]; c == "threatening" || c == "incitement" {
+			if c := r[col2[1]]; c == "threatening" {
 				threat[r[col2[0]]] = true
 			}
 		}
