@@ -330,15 +330,7 @@ var notVictimHeld = []string{
 }
 
 func TestVictimHolds(t *testing.T) {
-	c := mustDefault(t)
-	for _, tt := range victimHolds {
-		t.Run(tt.name, func(t *testing.T) { checkHold(t, c, tt.text, classifiers.Violence) })
-	}
-	for i, text := range notVictimHeld {
-		if s := sevOf(c.Classify(nil, []byte(text)), classifiers.Violence); s < 2 {
-			t.Errorf("notVictimHeld[%d]: VIOLENCE severity %d, want >= 2", i, s)
-		}
-	}
+	checkHoldSet(t, victimHolds, notVictimHeld, classifiers.Violence)
 }
 
 // supportHolds: a supporter or counsellor asking about, worrying about or
@@ -361,13 +353,20 @@ var incitement = []string{
 }
 
 func TestSupportHolds(t *testing.T) {
+	checkHoldSet(t, supportHolds, incitement, classifiers.SelfHarm)
+}
+
+// checkHoldSet checks that each of holds gets a hold finding in category
+// k (checkHold) and that each of blocked still blocks k.
+func checkHoldSet(t *testing.T, holds []struct{ name, text string }, blocked []string, k classifiers.Category) {
+	t.Helper()
 	c := mustDefault(t)
-	for _, tt := range supportHolds {
-		t.Run(tt.name, func(t *testing.T) { checkHold(t, c, tt.text, classifiers.SelfHarm) })
+	for _, tt := range holds {
+		t.Run(tt.name, func(t *testing.T) { checkHold(t, c, tt.text, k) })
 	}
-	for i, text := range incitement {
-		if s := sevOf(c.Classify(nil, []byte(text)), classifiers.SelfHarm); s < 2 {
-			t.Errorf("incitement[%d]: SELF_HARM severity %d, want >= 2", i, s)
+	for i, text := range blocked {
+		if s := sevOf(c.Classify(nil, []byte(text)), k); s < 2 {
+			t.Errorf("blocked[%d]: %v severity %d, want >= 2", i, k, s)
 		}
 	}
 }

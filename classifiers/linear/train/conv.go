@@ -1,6 +1,7 @@
 package train
 
 import (
+	"bytes"
 	"encoding/gob"
 	"errors"
 	"fmt"
@@ -73,9 +74,11 @@ const convNetMagic = "RAICONV1"
 // WriteTo writes the term's float weights (gob).
 func (c *ConvNet) WriteTo(w io.Writer) (int64, error) {
 	n := c.n
-	cw := &countWriter{w: w}
-	err := gob.NewEncoder(cw).Encode(convNetFile{Magic: convNetMagic, W: n.W, F: n.F, D: n.D, K: n.K, B: n.B, V: n.V, C: n.C})
-	return cw.n, err
+	var buf bytes.Buffer
+	if err := gob.NewEncoder(&buf).Encode(convNetFile{Magic: convNetMagic, W: n.W, F: n.F, D: n.D, K: n.K, B: n.B, V: n.V, C: n.C}); err != nil {
+		return 0, err
+	}
+	return buf.WriteTo(w)
 }
 
 // ReadConvNet reads a term written by WriteTo and checks its shapes.
@@ -89,17 +92,6 @@ func ReadConvNet(r io.Reader) (*ConvNet, error) {
 		return nil, errors.New("train: phrase term: not a phrase term file, or its shapes do not agree")
 	}
 	return &ConvNet{n: &convNet{W: f.W, F: f.F, D: f.D, K: f.K, B: f.B, V: f.V, C: f.C}}, nil
-}
-
-type countWriter struct {
-	w io.Writer
-	n int64
-}
-
-func (c *countWriter) Write(p []byte) (int, error) {
-	n, err := c.w.Write(p)
-	c.n += int64(n)
-	return n, err
 }
 
 // convWorkers is the fixed number of gradient workers: each sums the
