@@ -1,6 +1,8 @@
 // Command rai-train trains the linear harm model shipped in
 // classifiers/linear/model from the labelled public data in ../shared/data
-// and the hand-written examples in cmd/rai-train/synthetic.tsv.
+// and the hand-written examples in cmd/rai-train/synthetic.tsv, reusing
+// the phrase term in classifiers/linear/model/phrase-term.gob (-conv-load;
+// empty fits a new one, -conv-save writes the fitted one).
 //
 //	go run ./cmd/rai-train            # writes weights.bin.gz and MANIFEST.json
 //	go run ./cmd/rai-train -lodo      # also leave-one-dataset-out metrics

@@ -8,7 +8,8 @@
 // the hashed features and, with Config.Vectors, the standardized pooled
 // word vectors of classifiers/vectors as dense columns) with
 // deterministic full-batch L-BFGS, with Config.Conv then fits the phrase
-// term (linear.ConvTerm) by Adam with a fixed order and chooses its blend
+// term (linear.ConvTerm) by Adam with a fixed order, or reuses one
+// (ConvConfig.From, ReadConvNet, ConvNet.WriteTo), and chooses its blend
 // per category (conv.go), calibrates the severity thresholds on
 // the dev split scored item by item as the server scores (Calibrate), and
 // measures the result (Evaluate, AveragePrecision).
