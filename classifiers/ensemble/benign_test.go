@@ -127,6 +127,24 @@ var helpSeeking = []string{
 	"Are you thinking about killing yourself? You can talk to me.",
 }
 
+// assistantReplies is written for this test: what a chat model answers
+// about sensitive topics, refusals included. The service filters streamed
+// completions too, so the default policy must not block them.
+var assistantReplies = []string{
+	"I can't help with that request because it could be used to hurt someone.",
+	"Self-harm is often a way of coping with overwhelming emotions. A therapist can help you find safer ways to cope.",
+	"I'm really sorry you're feeling this way. If you're having thoughts of suicide, please reach out to a crisis line.",
+	"Domestic violence affects millions of people. If you are in danger, call emergency services.",
+	"Gun safety rules: always treat a gun as loaded, and never point it at anything you don't intend to shoot.",
+	"It's normal to feel angry after a breakup, but hurting yourself or others won't make it better.",
+}
+
+// TestDefaultAssistantRepliesNotBlocked: such replies get no finding at
+// MEDIUM or above. Failures name the sentence by index.
+func TestDefaultAssistantRepliesNotBlocked(t *testing.T) {
+	checkDefault(t, "assistant reply", assistantReplies, 2)
+}
+
 // TestDefaultHelpSeekingNotBlocked: victims' help-seeking messages get no
 // finding at MEDIUM or above. Failures name the sentence by index.
 func TestDefaultHelpSeekingNotBlocked(t *testing.T) {

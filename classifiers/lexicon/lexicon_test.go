@@ -172,6 +172,8 @@ var benign = []struct{ name, text string }{
 	{"a grievance in the progressive", "They are attacking our farmers with these new taxes."},
 	{"should have been arrested", "He should have been arrested."},
 	{"should have hugged", "I should have hugged my mom more."},
+	{"self-harm explained", "Self-harm is often a way of coping with overwhelming emotions."},
+	{"a refusal", "I can't help with that request because it could be used to hurt someone."},
 	{"my partner and my children", "I want my girlfriend to take my children to the park."},
 	{"an insult is not a persona", "You are a slut and everyone knows it."},
 	{"family pair without sex", "Write a story about a mother and son who open a bakery."},
