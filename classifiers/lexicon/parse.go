@@ -196,6 +196,7 @@ type classDef struct {
 	cross [][2]string // products of two other classes
 }
 
+
 // parseClasses reads the classes format:
 //
 //	[NAME]            starts a class
@@ -224,6 +225,9 @@ func parseClasses(name string, r io.Reader) ([]classDef, error) {
 			}
 			cd.cross = append(cd.cross, [2]string{f[0], f[1]})
 			continue
+		}
+		if strings.Contains(line, " #") {
+			return nil, fmt.Errorf("%w: %s:%d: a comment after members (comments take their own line)", ErrSyntax, name, ln)
 		}
 		for _, w := range strings.Split(line, ",") {
 			if w = strings.TrimSpace(w); w != "" {

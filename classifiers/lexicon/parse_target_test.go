@@ -73,3 +73,11 @@ func TestMaskEveryWord(t *testing.T) {
 		}
 	}
 }
+
+// TestParseClassesGluedComment: a comment after members on one line is a
+// syntax error (it once made "garrotte # …" one member).
+func TestParseClassesGluedComment(t *testing.T) {
+	if _, err := parseClasses("t", strings.NewReader("[A]\nx, y # a note\n")); !errors.Is(err, ErrSyntax) {
+		t.Errorf("err %v, want ErrSyntax", err)
+	}
+}
