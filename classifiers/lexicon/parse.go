@@ -196,7 +196,6 @@ type classDef struct {
 	cross [][2]string // products of two other classes
 }
 
-
 // parseClasses reads the classes format:
 //
 //	[NAME]            starts a class
