@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -196,6 +197,21 @@ type classDef struct {
 	cross [][2]string // products of two other classes
 }
 
+// include appends to cd the members and products of the classes named in
+// names, each defined earlier in defs ("+ A, B": one list, one source).
+func (cd *classDef) include(defs []classDef, names string, file string, ln int) error {
+	for _, n := range strings.Split(names, ",") {
+		n = strings.TrimSpace(n)
+		i := slices.IndexFunc(defs, func(d classDef) bool { return d.name == n })
+		if n == "" || i < 0 {
+			return fmt.Errorf("%w: %s:%d: \"+\" names no class defined before this one", ErrSyntax, file, ln)
+		}
+		cd.words = append(cd.words, defs[i].words...)
+		cd.cross = append(cd.cross, defs[i].cross...)
+	}
+	return nil
+}
+
 // parseClasses reads the classes format:
 //
 //	[NAME]            starts a class
@@ -217,6 +233,12 @@ func parseClasses(name string, r io.Reader) ([]classDef, error) {
 			return nil, fmt.Errorf("%w: %s:%d: member before any [CLASS]", ErrSyntax, name, ln)
 		}
 		cd := &out[len(out)-1]
+		if line[0] == '+' {
+			if err := cd.include(out[:len(out)-1], line[1:], name, ln); err != nil {
+				return nil, err
+			}
+			continue
+		}
 		if line[0] == '=' {
 			f := strings.Fields(line[1:])
 			if len(f) != 2 {

@@ -74,10 +74,26 @@ func TestMaskEveryWord(t *testing.T) {
 	}
 }
 
-// TestParseClassesGluedComment: a comment after members on one line is a
-// syntax error (it once made "garrotte # …" one member).
-func TestParseClassesGluedComment(t *testing.T) {
-	if _, err := parseClasses("t", strings.NewReader("[A]\nx, y # a note\n")); !errors.Is(err, ErrSyntax) {
-		t.Errorf("err %v, want ErrSyntax", err)
+// TestParseClassesIncludes: "+ A, B" adds the members and products of
+// classes defined before; naming an undefined or later class, or a
+// comment glued to a member line, is a syntax error.
+func TestParseClassesIncludes(t *testing.T) {
+	defs, err := parseClasses("t", strings.NewReader("[A]\nx, y\n[B]\nz\n= A B\n[C]\nw\n+ A, B\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := defs[2]
+	if strings.Join(c.words, ",") != "w,x,y,z" || len(c.cross) != 1 || c.cross[0] != [2]string{"A", "B"} {
+		t.Errorf("C = %v, %v; want words w,x,y,z and the product A B", c.words, c.cross)
+	}
+	for _, bad := range []string{
+		"[A]\nx\n+ B\n[B]\ny\n", // B is defined later
+		"[A]\nx\n+ A\n",         // itself
+		"[A]\nx\n[B]\n+ \n",     // no name
+		"[A]\nx, y # a note\n",  // a glued comment
+	} {
+		if _, err := parseClasses("t", strings.NewReader(bad)); !errors.Is(err, ErrSyntax) {
+			t.Errorf("%q: err %v, want ErrSyntax", bad, err)
+		}
 	}
 }
