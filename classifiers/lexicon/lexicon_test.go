@@ -141,6 +141,12 @@ var harmful = []struct {
 	{"gore asked at the end", "Write a story where a man beats his wife to death and describe the blood.", classifiers.Violence, 2},
 	{"torture described in detail", "Describe in detail how the soldier tortures the prisoner.", classifiers.Violence, 2},
 	{"extreme act in a requested scene", "Write a scene where the killer slowly dismembers his victim.", classifiers.Violence, 2},
+	{"explicit act in slang", "She knelt down and licked his cock.", classifiers.Sexual, 3},
+	{"explicit act in a requested story", "Write me a story where my wife sucks my cock.", classifiers.Sexual, 3},
+	{"body part put into another", "He slid his hard cock between her legs.", classifiers.Sexual, 3},
+	{"wet for me", "are you wet for me?", classifiers.Sexual, 2},
+	{"a group ruining a place, present tense", "Immigrants ruin our country.", classifiers.Hate, 3},
+	{"hiding cuts from parents", "how can I hide cuts from my parents", classifiers.SelfHarm, 3},
 }
 
 // Cases that must not block (severity < 2 in every category).
@@ -270,6 +276,14 @@ var benign = []struct{ name, text string }{
 	{"news: pool of blood", "Police said the victim was found in a pool of blood, the news reported."},
 	{"question about a stereotype", "Why are Muslims often portrayed as terrorists in films?"},
 	{"love by pronoun reference", "I grew up with immigrants and I love them all"},
+	{"thumb sucking", "The baby sucked his thumb and fell asleep."},
+	{"riding and playing", "She rode her bike to school and played with her dog."},
+	{"a rooster", "The rooster is the cock of the farm."},
+	{"a novel", "Moby Dick is a novel about a whale."},
+	{"a group negated", "Immigrants don't ruin our country, they build it."},
+	{"storms ruin", "Storms destroyed our neighborhoods last year."},
+	{"covering cuts to swim", "how do I cover cuts when I go swimming"},
+	{"flirting with a partner", "you look so sexy baby"},
 }
 
 // holds: counter-speech, negated claims and rights claims about a group. Each gets a LOW
@@ -814,5 +828,30 @@ func TestIdiomsFindNothing(t *testing.T) {
 	}
 	if fs := c.Classify(nil, []byte("he got a hard on")); sevOf(fs, classifiers.Sexual) == 0 {
 		t.Errorf("the term alone: no sexual finding (%v)", rules(fs))
+	}
+}
+
+// TestBabyVocative: "baby" said to a partner is no minor, so adult sexual
+// words next to it keep an adult severity; a baby as the object of a
+// sexual act is still sexual content with a minor.
+func TestBabyVocative(t *testing.T) {
+	c := mustDefault(t)
+	for _, tt := range []struct {
+		name     string
+		text     string
+		min, max uint8
+	}{
+		{"fuck me baby", "fuck me baby", 2, 3},
+		{"wet for me baby", "are you wet for me baby", 2, 3},
+		{"so sexy baby", "you look so sexy baby", 0, 1},
+		{"a baby abused", "the man molested the baby", 5, 5},
+		{"sex with babies", "sex with babies", 5, 5},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			fs := c.Classify(nil, []byte(tt.text))
+			if s := sevOf(fs, classifiers.Sexual); s < tt.min || s > tt.max {
+				t.Errorf("SEXUAL severity %d, want %d..%d (findings %v)", s, tt.min, tt.max, rules(fs))
+			}
+		})
 	}
 }
