@@ -316,6 +316,8 @@ var holds = []struct{ name, text string }{
 	{"discrimination faced", "Sikhs often face discrimination at airports."},
 	{"history question", "Why did the Nazis target Jewish people?"},
 	{"history question, a hate group", "Why did the KKK target black people?"},
+	{"discrimination faced, words between", "Transgender people face high rates of discrimination."},
+	{"discrimination faced, perfect tense", "Black people have faced centuries of systemic racism."},
 }
 
 func TestHolds(t *testing.T) {
