@@ -32,8 +32,12 @@
 //	a hold (Rule starts with classifiers.HoldPrefix: the rules read the
 //	    text as counter-speech or a negated claim about a group, "saying
 //	    X are Y is racist", "X are not Y"): at most LOW whatever the model
-//	    says, and the model alone reports nothing more for its category.
-//	    Other rule findings of the category keep the rules above.
+//	    says, and the model alone reports nothing more for its category
+//	    in the hold's sentence. The rest of the text (the next sentence,
+//	    or the context before the segment) is scored by the model without
+//	    that sentence, and reported from there when it is harmful, so a
+//	    held sentence does not shield a hateful one beside it. Other rule
+//	    findings of the category keep the rules above.
 //
 // A category the rules did not find gets one finding over the whole text
 // from the model alone at its calibrated points: LOW when it is weak (not

@@ -173,6 +173,99 @@ type scratch struct {
 	offs  []int32
 	folds normalize.Folds
 	p     [N]float32
+	rest  []byte     // the text without a hold's sentence (rescoreRest)
+	pr    [N]float32 // the model's scores of rest
+}
+
+// span is a byte range of a text; set tells an empty one from none.
+type span struct {
+	from, to int
+	set      bool
+}
+
+// union returns the smallest span that holds s and [from, to).
+func (s span) union(from, to int) span {
+	if !s.set {
+		return span{from, to, true}
+	}
+	return span{min(s.from, from), max(s.to, to), true}
+}
+
+// rescoreRest scores text without the sentences that held category c
+// (those of sp) and appends the model's finding for c over the rest when
+// it reaches MEDIUM: a hold keeps the model from reporting its own
+// sentence, not the text around it.
+func (e *Ensemble) rescoreRest(dst []classifiers.Finding, s *scratch, text []byte, c classifiers.Category, sp span, evasive bool) []classifiers.Finding {
+	from, to := sentenceStart(text, sp.from), sentenceEnd(text, sp.to)
+	if !hasWord(text[:from]) && !hasWord(text[to:]) {
+		return dst
+	}
+	s.rest = append(append(s.rest[:0], text[:from]...), text[to:]...)
+	e.model.Scores(s.rest, &s.pr)
+	p := s.pr[c]
+	if evasive {
+		p = boost(p, evasionLogit)
+	}
+	if !evasive && p < e.cfg.aloneFloor {
+		return dst
+	}
+	sev := e.combine(int(c), 0, levelOf(e.thr[c], p), evasive)
+	if sev < 2 {
+		return dst
+	}
+	lo, hi := 0, len(text)
+	if !hasWord(text[:from]) {
+		lo = to
+	}
+	if !hasWord(text[to:]) {
+		hi = from
+	}
+	return append(dst, classifiers.Finding{Category: c, Severity: sev, Start: lo, End: hi, Rule: modelRule[c]})
+}
+
+// sentenceStart returns the start of the sentence that holds text[i]: the
+// byte after the last sentence break before i, or 0.
+func sentenceStart(text []byte, i int) int {
+	for j := min(i, len(text)) - 1; j >= 0; j-- {
+		if isSentenceBreak(text, j) {
+			return j + 1
+		}
+	}
+	return 0
+}
+
+// sentenceEnd returns the end of the sentence whose bytes reach i: the
+// byte after the first sentence break at or after i-1, or len(text).
+func sentenceEnd(text []byte, i int) int {
+	for j := max(i-1, 0); j < len(text); j++ {
+		if isSentenceBreak(text, j) {
+			return j + 1
+		}
+	}
+	return len(text)
+}
+
+// isSentenceBreak reports whether text[p] ends a sentence, as the rules'
+// sentences end: '!', '?', ';', a line break, or '.' not followed by a
+// word byte.
+func isSentenceBreak(text []byte, p int) bool {
+	switch text[p] {
+	case '!', '?', ';', '\n':
+		return true
+	case '.':
+		return p+1 == len(text) || !normalize.IsWordByte(text[p+1])
+	}
+	return false
+}
+
+// hasWord reports whether b holds a word byte.
+func hasWord(b []byte) bool {
+	for _, ch := range b {
+		if normalize.IsWordByte(ch) {
+			return true
+		}
+	}
+	return false
 }
 
 var modelRule = [N]string{"model/hate", "model/sexual", "model/violence", "model/self_harm"}
@@ -329,9 +422,6 @@ func (e *Ensemble) Classify(dst []classifiers.Finding, text []byte) []classifier
 		}
 	}
 	probs := *p
-	if cap(s.norm) <= 1<<20 {
-		e.pool.Put(s)
-	}
 	// alone is what the model alone reports per category.
 	var alone [N]uint8
 	for c := range N {
@@ -340,6 +430,8 @@ func (e *Ensemble) Classify(dst []classifiers.Finding, text []byte) []classifier
 		}
 	}
 	var seen [N]bool
+	var top [N]uint8 // the highest severity reported per category
+	var held [N]span // the bytes the holds of a category cover
 	w := base
 	for _, f := range dst[base:] {
 		c := int(f.Category)
@@ -353,11 +445,13 @@ func (e *Ensemble) Classify(dst []classifiers.Finding, text []byte) []classifier
 		case strings.HasPrefix(f.Rule, classifiers.HoldPrefix):
 			// A hold (counter-speech, a negated claim) stays at LOW
 			// whatever the model says, and keeps the model alone from
-			// reporting the category.
+			// reporting the category for the hold's own sentence.
 			f.Severity = min(f.Severity, 1)
+			held[c] = held[c].union(f.Start, f.End)
 		case rs >= 2:
 			f.Severity = max(f.Severity, alone[c])
 		}
+		top[c] = max(top[c], f.Severity)
 		if f.Severity > 0 {
 			dst[w] = f
 			w++
@@ -365,6 +459,20 @@ func (e *Ensemble) Classify(dst []classifiers.Finding, text []byte) []classifier
 	}
 	clear(dst[w:])
 	dst = dst[:w]
+	// A hold speaks for its own sentence only: the rest of the text (the
+	// next sentence, or the context before it) is scored by the model
+	// without the held sentence, so "X are not criminals. <a hateful
+	// claim the rules miss>" is still found.
+	if e.model != nil {
+		for c := range N {
+			if held[c].set && top[c] < 2 {
+				dst = e.rescoreRest(dst, s, text, classifiers.Category(c), held[c], evasive)
+			}
+		}
+	}
+	if cap(s.norm) <= 1<<20 && cap(s.rest) <= 1<<20 {
+		e.pool.Put(s)
+	}
 	for c := range N {
 		if seen[c] {
 			continue

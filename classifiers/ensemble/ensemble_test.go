@@ -1,6 +1,7 @@
 package ensemble_test
 
 import (
+	"bytes"
 	"slices"
 	"sync"
 	"testing"
@@ -315,5 +316,60 @@ func TestEvasionRaisesLogOdds(t *testing.T) {
 		if got != tc.want {
 			t.Errorf("%s: severity %d, want %d (%+v)", tc.name, got, tc.want, fs)
 		}
+	}
+}
+
+// keyModel is sure of HATE when the text holds key, else absent.
+type keyModel struct{ key string }
+
+func (m keyModel) Scores(text []byte, out *[ensemble.N]float32) {
+	*out = [ensemble.N]float32{pAbsent, pAbsent, pAbsent, pAbsent}
+	if bytes.Contains(text, []byte(m.key)) {
+		out[classifiers.Hate] = pSure
+	}
+}
+func (keyModel) Thresholds(classifiers.Category) linear.Thresholds { return thr }
+
+// TestHoldCoversItsSentenceOnly: a hold keeps the model from reporting
+// its own sentence, not the rest of the text: the model scores the text
+// without the held sentence, and reports the rest when that is harmful
+// (the finding spans the rest, so the analyzer gives it to the segment
+// that holds its end).
+func TestHoldCoversItsSentenceOnly(t *testing.T) {
+	h := classifiers.Hate
+	tests := []struct {
+		name     string
+		text     string
+		hold     [2]int // the hold's span
+		wantSpan [2]int // the model's finding; {0, 0}: none
+	}{
+		{"harm after the held sentence", "Held one. BAD two.", [2]int{0, 4}, [2]int{9, 18}},
+		{"harm before the held sentence", "BAD one. Held two.", [2]int{9, 13}, [2]int{0, 8}},
+		{"harm only in the held sentence", "Held BAD one.", [2]int{0, 4}, [2]int{}},
+		{"nothing harmful around", "Held one. Fine two.", [2]int{0, 4}, [2]int{}},
+		{"nothing around", "  Held one.  ", [2]int{2, 6}, [2]int{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			hold := classifiers.Finding{Category: h, Severity: 1, Start: tt.hold[0], End: tt.hold[1], Rule: classifiers.HoldPrefix + "x"}
+			fs := ensemble.New(fakeRules{hold}, keyModel{"BAD"}).Classify(nil, []byte(tt.text))
+			var got [2]int
+			for _, f := range fs {
+				switch {
+				case f.Rule == hold.Rule:
+					if f.Severity != 1 {
+						t.Errorf("hold severity %d, want 1", f.Severity)
+					}
+				case f.Category == h:
+					if f.Severity < 2 {
+						t.Errorf("model finding severity %d, want >= 2", f.Severity)
+					}
+					got = [2]int{f.Start, f.End}
+				}
+			}
+			if got != tt.wantSpan {
+				t.Errorf("model finding span %v, want %v (findings %+v)", got, tt.wantSpan, fs)
+			}
+		})
 	}
 }
