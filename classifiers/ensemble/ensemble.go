@@ -445,7 +445,11 @@ func (e *Ensemble) Classify(dst []classifiers.Finding, text []byte) []classifier
 		case strings.HasPrefix(f.Rule, classifiers.HoldPrefix):
 			// A hold (counter-speech, a negated claim) stays at LOW
 			// whatever the model says, and keeps the model alone from
-			// reporting the category for the hold's own sentence.
+			// reporting the category for the hold's own sentence. (A LOW
+			// rule hit that holds the model, "kill" in a game, still
+			// holds the whole text: the rest scored without the game's
+			// sentence blocked 9 more labelled VIOLENCE negatives of the
+			// shared data and 1 positive.)
 			f.Severity = min(f.Severity, 1)
 			held[c] = held[c].union(f.Start, f.End)
 		case rs >= 2:
@@ -462,10 +466,12 @@ func (e *Ensemble) Classify(dst []classifiers.Finding, text []byte) []classifier
 	// A hold speaks for its own sentence only: the rest of the text (the
 	// next sentence, or the context before it) is scored by the model
 	// without the held sentence, so "X are not criminals. <a hateful
-	// claim the rules miss>" is still found.
+	// claim the rules miss>" is still found. A model below its Low
+	// threshold on the whole text is seldom confident on a part of it, so
+	// the second scoring is left out then.
 	if e.model != nil {
 		for c := range N {
-			if held[c].set && top[c] < 2 {
+			if held[c].set && top[c] < 2 && lv[c] >= weak {
 				dst = e.rescoreRest(dst, s, text, classifiers.Category(c), held[c], evasive)
 			}
 		}
