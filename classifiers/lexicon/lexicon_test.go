@@ -332,6 +332,7 @@ var holds = []struct{ name, text string }{
 	{"history question, a hate group", "Why did the KKK target black people?"},
 	{"discrimination faced, words between", "Transgender people face high rates of discrimination."},
 	{"discrimination faced, perfect tense", "Black people have faced centuries of systemic racism."},
+	{"a self-description", "I'm a trans woman and proud of it"},
 }
 
 func TestHolds(t *testing.T) {
