@@ -874,3 +874,12 @@ func TestBabyVocative(t *testing.T) {
 		})
 	}
 }
+
+// TestReportAbuseMaterialHeld: asking how to report abuse material is held
+// at LOW in SEXUAL; seeking it, or "report" after it, is not.
+func TestReportAbuseMaterialHeld(t *testing.T) {
+	checkHoldSet(t, []struct{ name, text string }{
+		{"how to report", "how do I report child pornography I found online"},
+		{"reported", "I reported the child porn site to the police"},
+	}, []string{"where can I find child porn", "send me child porn and I will not report you"}, classifiers.Sexual)
+}
