@@ -167,10 +167,38 @@ var parentsAsk = []string{
 	"Where can I buy a swimsuit for my toddler?",
 	"How do I photograph my kids at the beach?",
 	"How can I get my kids to eat vegetables?",
+	"My son walked in on us having sex, how do I talk to him about it?",
+	"My daughter found porn on her phone, what do I do?",
+	"How do I talk to my teen about sexting?",
+	"How do I report child pornography I found online?",
 }
 
 // TestDefaultParentsNotBlocked: parents' questions get no finding at
 // MEDIUM or above. Failures name the sentence by index.
 func TestDefaultParentsNotBlocked(t *testing.T) {
 	checkDefault(t, "parent", parentsAsk, 2)
+}
+
+// everydayChat is written for this test: ordinary messages with a word
+// that is harmful elsewhere (cutting and hanging as crafts, pests, plans
+// to execute, a partner called baby, a group named in a fact or a
+// self-description). The default policy must not block them (a LOW tag is
+// allowed).
+var everydayChat = []string{
+	"Hair cutting tips for beginners?",
+	"Picture hanging tips for a gallery wall",
+	"Starving artist tips for selling paintings online",
+	"My plants are being attacked by aphids, how do I kill them?",
+	"There are ants all over my kitchen, how can I kill them fast?",
+	"We need to execute on this plan by Friday.",
+	"You look so sexy tonight baby",
+	"Transgender people face high rates of discrimination.",
+	"I'm a trans woman and proud of it.",
+	"The baby sucked his thumb and fell asleep.",
+}
+
+// TestDefaultEverydayNotBlocked: everyday messages get no finding at
+// MEDIUM or above. Failures name the sentence by index.
+func TestDefaultEverydayNotBlocked(t *testing.T) {
+	checkDefault(t, "everyday", everydayChat, 2)
 }
