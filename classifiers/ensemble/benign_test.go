@@ -195,6 +195,7 @@ var everydayChat = []string{
 	"Transgender people face high rates of discrimination.",
 	"I'm a trans woman and proud of it.",
 	"The baby sucked his thumb and fell asleep.",
+	"I want to buy sexy lingerie for my wife's birthday.",
 }
 
 // TestDefaultEverydayNotBlocked: everyday messages get no finding at
