@@ -338,6 +338,7 @@ var holds = []struct{ name, text string }{
 	{"discrimination faced, words between", "Transgender people face high rates of discrimination."},
 	{"discrimination faced, perfect tense", "Black people have faced centuries of systemic racism."},
 	{"a self-description", "I'm a trans woman and proud of it"},
+	{"denial without a but", "I don't hate jews, I have many jewish friends"},
 }
 
 func TestHolds(t *testing.T) {
@@ -887,4 +888,21 @@ func TestReportAbuseMaterialHeld(t *testing.T) {
 		{"how to report", "how do I report child pornography I found online"},
 		{"reported", "I reported the child porn site to the police"},
 	}, []string{"where can I find child porn", "send me child porn and I will not report you"}, classifiers.Sexual)
+}
+
+// TestNotHateBut: "I don't hate X, but / I just …" is neither held nor read
+// as "I hate X": the rules report nothing in HATE at MEDIUM or above and
+// no hold, so the model decides.
+func TestNotHateBut(t *testing.T) {
+	c := mustDefault(t)
+	for i, text := range []string{
+		"I don't hate gay people, I just don't want them near my kids",
+		"I don't hate muslims but they need to stay in their own countries",
+	} {
+		for _, f := range c.Classify(nil, []byte(text)) {
+			if f.Category == classifiers.Hate && (f.Severity >= 2 || strings.HasPrefix(f.Rule, classifiers.HoldPrefix)) {
+				t.Errorf("text %d: HATE finding %s %d, want none at MEDIUM and no hold", i, f.Rule, f.Severity)
+			}
+		}
+	}
 }
