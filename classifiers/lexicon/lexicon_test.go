@@ -156,6 +156,7 @@ var harmful = []struct {
 	{"veiled threat: a shame if", "it would be a shame if something happened to your family", classifiers.Violence, 3},
 	{"veiled threat: see what happens", "keep talking and see what happens to you", classifiers.Violence, 2},
 	{"veiled threat: next sunrise", "you won't see the next sunrise", classifiers.Violence, 3},
+	{"an overdose told after the fact", "I took a bunch of pills last night but I woke up anyway", classifiers.SelfHarm, 3},
 }
 
 // Cases that must not block (severity < 2 in every category).
@@ -302,6 +303,8 @@ var benign = []struct{ name, text string }{
 	{"starving artist tips", "starving artist tips"},
 	{"a shame for a thing", "it would be a shame if something happened to the old bridge"},
 	{"a shame for plans", "what a shame if anything happened to your vacation plans"},
+	{"pills for a headache", "I took a bunch of pills for my headache and it didn't work"},
+	{"a dog's pills", "my dog took a bunch of pills and survived"},
 	{"paper cutting techniques", "paper cutting techniques for kids"},
 }
 
