@@ -209,13 +209,18 @@ func New(opts ...Option) (*Classifier, error) {
 			c.compounds = append(c.compounds, compound{a: a, b: bb, info: int32(len(c.infos) - 1)})
 		}
 	}
-	// Sexual terms join the classes the minor rules look for.
+	// Sexual terms join the classes the minor rules look for, self-harm
+	// terms SH_TERM, slurs SLUR_TERM.
 	strongSex, weakSex := b.classIdx["SEX_STRONG"], b.classIdx["SEX_WEAK"]
 	shTerm, _ := b.class("SH_TERM")
+	slurTerm, _ := b.class("SLUR_TERM")
 	for i, t := range terms {
 		b.addWord(t.text, -1, int32(i))
 		if t.cat == classifiers.SelfHarm {
 			b.addWord(t.text, shTerm, -1)
+		}
+		if t.slur {
+			b.addWord(t.text, slurTerm, -1)
 		}
 		if t.cat == classifiers.Sexual {
 			if t.sev >= 2 {

@@ -342,6 +342,8 @@ var holds = []struct{ name, text string }{
 	{"discrimination faced, perfect tense", "Black people have faced centuries of systemic racism."},
 	{"a self-description", "I'm a trans woman and proud of it"},
 	{"denial without a but", "I don't hate jews, I have many jewish friends"},
+	{"a slur named as a word", "the word retard is a slur and you shouldn't use it"},
+	{"a question about a slur", "what's the origin of the word retard and why is it offensive"},
 }
 
 func TestHolds(t *testing.T) {
