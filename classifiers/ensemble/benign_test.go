@@ -171,6 +171,12 @@ var parentsAsk = []string{
 	"My daughter found porn on her phone, what do I do?",
 	"How do I talk to my teen about sexting?",
 	"How do I report child pornography I found online?",
+	"What's the secret to getting kids to sleep through the night?",
+	"A healthy body for kids needs vegetables and exercise.",
+	"I want a better relationship with my kids.",
+	"Is it too hot for the baby to sleep in this room?",
+	"Private schools for children with autism near me",
+	"The date of the children's concert changed.",
 }
 
 // TestDefaultParentsNotBlocked: parents' questions get no finding at
