@@ -307,6 +307,8 @@ var benign = []struct{ name, text string }{
 	{"a shame for plans", "what a shame if anything happened to your vacation plans"},
 	{"pills for a headache", "I took a bunch of pills for my headache and it didn't work"},
 	{"a dog's pills", "my dog took a bunch of pills and survived"},
+	{"a counterfactual blow", "I could have slapped him for saying that"},
+	{"the speaker harassed", "i was feeling sexually harassed by a man on the bus"},
 	{"paper cutting techniques", "paper cutting techniques for kids"},
 }
 
@@ -912,4 +914,12 @@ func TestNotHateBut(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestReportedAttemptHeld: someone else's attempted rape, reported, is held
+// at LOW; the speaker's own attempt or intent is not.
+func TestReportedAttemptHeld(t *testing.T) {
+	checkHoldSet(t, []struct{ name, text string }{
+		{"a man tried to", "a man followed my friend and tried to rape her near the station"},
+	}, []string{"I tried to rape her", "I will try to rape her tonight"}, classifiers.Sexual)
 }
