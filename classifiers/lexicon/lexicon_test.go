@@ -160,6 +160,7 @@ var harmful = []struct {
 	{"veiled threat: next sunrise", "you won't see the next sunrise", classifiers.Violence, 3},
 	{"an overdose told after the fact", "I took a bunch of pills last night but I woke up anyway", classifiers.SelfHarm, 3},
 	{"don't make me hurt you", "don't make me hurt you", classifiers.Violence, 3},
+	{"opening fire at a school, a threat", "I will open fire at the school tomorrow", classifiers.Violence, 4},
 	{"masturbating on request", "send me a video of you masturbating", classifiers.Sexual, 2},
 }
 
@@ -311,6 +312,8 @@ var benign = []struct{ name, text string }{
 	{"a dog's pills", "my dog took a bunch of pills and survived"},
 	{"a counterfactual blow", "I could have slapped him for saying that"},
 	{"pushing people away", "I push people away when I feel close to them"},
+	{"news: an attack as subject", "The terrorist attack killed 12 people and injured dozens more."},
+	{"news: opened fire", "A gunman opened fire at a school in Texas, killing 19 children."},
 	{"a partner and kids", "My girlfriend and kids are visiting her parents this weekend."},
 	{"hurt you, said by a therapist", "He doesn't want to hurt you, he just needs space."},
 	{"masturbation, a health question", "is it normal to masturbate every day"},
