@@ -5,7 +5,8 @@
 // has room, and a compiled Matcher is immutable and safe for concurrent use.
 //
 // A text of 256 bytes or more is scanned as four parts in lockstep (steps4),
-// in portable Go: an amd64 assembly version was removed, since it made no
+// one of 48 to 255 bytes as two halves (scan2: a sentence with its context,
+// as the analyzer hands the classifiers), in portable Go: an amd64 assembly version was removed, since it made no
 // measurable difference end to end (docs/benchmarks.md, "Assembly kept or
 // removed").
 //

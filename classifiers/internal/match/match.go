@@ -354,8 +354,9 @@ const hitCap = 16
 // step of each in turn, every byte a table step with no branch but the one
 // that stops at a state with outputs. A step waits on a load that depends
 // on the step before, so one scan leaves the core mostly idle; four
-// independent chains fill each other's waits (a shorter text is scanned
-// in one chain, the same way). Skipping the bytes inside a word that no
+// independent chains fill each other's waits (a text of twoMin bytes or
+// more but shorter than that, such as a sentence with its context, is
+// scanned as two halves at once, scan2; a shorter one in one chain). Skipping the bytes inside a word that no
 // pattern can start saves steps but costs a mispredicted branch at most
 // word edges of varied text, which measured slower (bench/classify,
 // ASCIIVaried2K and StackSegments). Every part but the first starts
@@ -387,6 +388,9 @@ func (m *Matcher) AppendMatchesIn(dst []Match, text []byte, from, to int) []Matc
 	warm := int(m.maxLen) + 1
 	L := (to - from + (chains-1)*warm) / chains
 	if to-from < splitMin || L < 2*warm {
+		if to-from >= twoMin {
+			return m.scan2(dst, text, from, to, s0)
+		}
 		dst, _ = m.scan(dst, text, from, to, s0)
 		return dst
 	}

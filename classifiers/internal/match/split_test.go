@@ -196,3 +196,33 @@ func TestOutputsColumn(t *testing.T) {
 		t.Errorf("got %v, want %v", got, want)
 	}
 }
+
+// TestTwoChainsMatchSequential checks the two-half scan of short texts
+// (twoMin up to splitMin bytes, as a sentence with its context) against
+// one scan from the start, from either start state, with patterns across
+// the middle and the whole text scanned or only a range of it.
+func TestTwoChainsMatchSequential(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	for round := range 20000 {
+		pats, m := randomMatcher(t, r)
+		text := randomText(r, twoMin+r.IntN(splitMin-twoMin+40))
+		if round%2 == 0 {
+			p := pats[r.IntN(len(pats))].Bytes
+			copy(text[max(0, len(text)/2-r.IntN(len(p)+1)):], p)
+		}
+		from, to := 0, len(text)
+		if round%3 == 0 {
+			from = r.IntN(8)
+			to = len(text) - r.IntN(8)
+		}
+		got := m.AppendMatchesIn([]Match{{Pattern: -1}}, text, from, to)
+		s0 := m.start
+		if from > 0 && m.word[text[from-1]] {
+			s0 = 0
+		}
+		want, _ := m.scan([]Match{{Pattern: -1}}, text, from, to, s0)
+		if !slices.Equal(got, want) {
+			t.Fatalf("round %d: %d patterns, text %d bytes [%d,%d): got %v, want %v", round, len(pats), len(text), from, to, got, want)
+		}
+	}
+}
