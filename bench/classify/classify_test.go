@@ -118,6 +118,23 @@ func BenchmarkStack(b *testing.B) { benchClassifier(b, stack(b)) }
 // about a sentence), with up to analyzer.DefaultContextBytes of the text
 // before it. MB/s counts the text once, so the context is overhead.
 func BenchmarkStackSegments(b *testing.B) {
+	text, calls := segmentCalls(b)
+	c := stack(b)
+	dst := make([]classifiers.Finding, 0, 64)
+	b.ReportAllocs()
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		for _, w := range calls {
+			dst = c.Classify(dst[:0], w)
+		}
+	}
+	b.ReportMetric(float64(len(calls)), "segments/op")
+}
+
+// segmentCalls reads testdata/chat-en.txt and cuts it as the analyzer
+// does: one window per segment (segmenter.DefaultMaxBytes), with up to
+// analyzer.DefaultContextBytes of the text before it.
+func segmentCalls(b *testing.B) ([]byte, [][]byte) {
 	text, err := os.ReadFile("testdata/chat-en.txt")
 	if err != nil {
 		b.Fatal(err)
@@ -129,16 +146,25 @@ func BenchmarkStackSegments(b *testing.B) {
 		calls = append(calls, text[max(0, start-analyzer.DefaultContextBytes):start+n])
 		start += n
 	}
-	c := stack(b)
+	return text, calls
+}
+
+// BenchmarkLexiconSegments is the rule classifier alone called as the
+// analyzer calls the stack (see BenchmarkStackSegments).
+func BenchmarkLexiconSegments(b *testing.B) {
+	l, err := lexicon.Default()
+	if err != nil {
+		b.Fatal(err)
+	}
+	text, calls := segmentCalls(b)
 	dst := make([]classifiers.Finding, 0, 64)
 	b.ReportAllocs()
 	b.SetBytes(int64(len(text)))
 	for b.Loop() {
 		for _, w := range calls {
-			dst = c.Classify(dst[:0], w)
+			dst = l.Classify(dst[:0], w)
 		}
 	}
-	b.ReportMetric(float64(len(calls)), "segments/op")
 }
 
 // BenchmarkLexicon is the rule classifier alone (normalization included).
