@@ -389,7 +389,7 @@ func (m *Matcher) AppendMatchesIn(dst []Match, text []byte, from, to int) []Matc
 	L := (to - from + (chains-1)*warm) / chains
 	if to-from < splitMin || L < 2*warm {
 		if to-from >= twoMin {
-			return m.scan2(dst, text, from, to, s0)
+			return m.scan2(dst, text, from, to, s0, false)
 		}
 		dst, _ = m.scan(dst, text, from, to, s0)
 		return dst

@@ -13,7 +13,11 @@ const twoMin = 48
 // a prefix that started there (rarely more than a byte or two). Matches
 // come out as scan's: in order of end offset, for one end longer
 // patterns first.
-func (m *Matcher) scan2(dst []Match, text []byte, from, to int, s uint32) []Match {
+//
+// With open set, the occurrences are those that start in text[from:to],
+// whatever their end (AppendStarting's): both chains read on past to as
+// far as an occurrence that started before it can reach.
+func (m *Matcher) scan2(dst []Match, text []byte, from, to int, s uint32, open bool) []Match {
 	mid := from + (to-from)/2
 	sA := s &^ matchFlag
 	sB := m.start
@@ -40,13 +44,18 @@ func (m *Matcher) scan2(dst []Match, text []byte, from, to int, s uint32) []Matc
 			dst = m.emit(dst, text, mid+i+1, sB)
 		}
 	}
-	dst, _ = m.scan(dst, text, mid+len(tA), to, sB)
+	dst, sB = m.scan(dst, text, mid+len(tA), to, sB)
 	// A's matches end at or before mid, B's after it: a stable regrouping
 	// puts them in order.
 	dst = regroup2(dst, base, int32(mid))
+	limit := to
+	if open {
+		dst = m.extend(dst, text, to, sB)
+		limit = len(text)
+	}
 	// A reads on past mid for the occurrences that started before it.
 	nb := len(dst)
-	for i := mid; i < to && int(m.depth[sA/m.nclass]) > i-mid; {
+	for i := mid; i < limit && int(m.depth[sA/m.nclass]) > i-mid; {
 		sA = trans[sA+uint32(class[text[i]])]
 		i++
 		if sA&matchFlag == 0 {

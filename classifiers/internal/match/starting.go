@@ -16,10 +16,10 @@ type Span struct{ From, To int32 }
 // the state stands for a pattern prefix that started in the span: after
 // the end of a sentence, rarely more than a byte, where reading the
 // longest pattern's length on would find the same occurrences. Spans are
-// scanned one after the other in one chain; four chains at once, over
-// consecutive shares of the spans' bytes, measured slower on sentence
-// spans (bench/classify, ASCIIVaried2K: 8%), since the shares must be
-// joined and regrouped.
+// scanned one after the other, a span of twoMin bytes or more as two
+// halves at once (scan2); four chains at once, over consecutive shares of
+// the spans' bytes, measured slower on sentence spans (bench/classify,
+// ASCIIVaried2K: 8%), since the shares must be joined and regrouped.
 func (m *Matcher) AppendStarting(dst []Match, text []byte, spans []Span) []Match {
 	prev := int32(0)
 	for _, sp := range spans {
@@ -33,6 +33,10 @@ func (m *Matcher) AppendStarting(dst []Match, text []byte, spans []Span) []Match
 		s := m.start
 		if from > 0 && m.word[text[from-1]] {
 			s = 0 // the root inside a word
+		}
+		if to-from >= twoMin {
+			dst = m.scan2(dst, text, from, to, s, true)
+			continue
 		}
 		dst, s = m.scan(dst, text, from, to, s)
 		dst = m.extend(dst, text, to, s)

@@ -34,15 +34,19 @@ func spanOf(spans []Span, i int32) int {
 // TestAppendStartingIsAFilter checks AppendStarting against its
 // definition: the matches of the whole text that start in a span, span by
 // span, each span's in the order of AppendMatches; spans at word edges and
-// inside words, adjacent and empty, and occurrences that run past a span's
-// end.
+// inside words, adjacent and empty, long ones (scanned as two halves) and
+// occurrences that run past a span's end.
 func TestAppendStartingIsAFilter(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 10))
 	past := 0
-	for round := range 4000 {
+	for round := range 8000 {
 		pats, m := randomMatcher(t, r)
 		text := randomText(r, r.IntN(900))
 		spans := randomSpans(r, 1+r.IntN(8), len(text))
+		if round%4 == 1 {
+			// A few long spans, as the rules' sentences (two chains each).
+			spans = randomSpans(r, 1+r.IntN(2), len(text))
+		}
 		if round%2 == 0 {
 			// Patterns straddling the spans' ends.
 			for _, sp := range spans {
