@@ -117,9 +117,12 @@ func BenchmarkStack(b *testing.B) { benchClassifier(b, stack(b)) }
 // testdata/chat-en.txt: once per segment (segmenter.DefaultMaxBytes, so
 // about a sentence), with up to analyzer.DefaultContextBytes of the text
 // before it. MB/s counts the text once, so the context is overhead.
-func BenchmarkStackSegments(b *testing.B) {
+func BenchmarkStackSegments(b *testing.B) { benchSegments(b, stack(b)) }
+
+// benchSegments calls c once per window of segmentCalls, as the analyzer
+// calls the stack; MB/s counts the text once.
+func benchSegments(b *testing.B, c classifiers.Classifier) {
 	text, calls := segmentCalls(b)
-	c := stack(b)
 	dst := make([]classifiers.Finding, 0, 64)
 	b.ReportAllocs()
 	b.SetBytes(int64(len(text)))
@@ -156,15 +159,7 @@ func BenchmarkLexiconSegments(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	text, calls := segmentCalls(b)
-	dst := make([]classifiers.Finding, 0, 64)
-	b.ReportAllocs()
-	b.SetBytes(int64(len(text)))
-	for b.Loop() {
-		for _, w := range calls {
-			dst = l.Classify(dst[:0], w)
-		}
-	}
+	benchSegments(b, l)
 }
 
 // BenchmarkLexicon is the rule classifier alone (normalization included).

@@ -50,29 +50,12 @@ func (m *Matcher) scan2(dst []Match, text []byte, from, to int, s uint32, open b
 	dst = regroup2(dst, base, int32(mid))
 	limit := to
 	if open {
-		dst = m.extend(dst, text, to, sB)
+		dst = m.extend(dst, text, to, len(text), sB)
 		limit = len(text)
 	}
 	// A reads on past mid for the occurrences that started before it.
 	nb := len(dst)
-	for i := mid; i < limit && int(m.depth[sA/m.nclass]) > i-mid; {
-		sA = trans[sA+uint32(class[text[i]])]
-		i++
-		if sA&matchFlag == 0 {
-			continue
-		}
-		sA &^= matchFlag
-		n := len(dst)
-		dst = m.emit(dst, text, i, sA)
-		w := n
-		for _, mt := range dst[n:] {
-			if int(mt.End-m.lens[mt.Pattern]) < mid {
-				dst[w] = mt
-				w++
-			}
-		}
-		dst = dst[:w]
-	}
+	dst = m.extend(dst, text, mid, limit, sA)
 	// Merge those into B's, by end; at one end A's started earlier, so
 	// they are longer and go first.
 	for k := nb; k < len(dst); k++ {

@@ -39,7 +39,7 @@ func (m *Matcher) AppendStarting(dst []Match, text []byte, spans []Span) []Match
 			continue
 		}
 		dst, s = m.scan(dst, text, from, to, s)
-		dst = m.extend(dst, text, to, s)
+		dst = m.extend(dst, text, to, len(text), s)
 	}
 	return dst
 }
@@ -47,9 +47,9 @@ func (m *Matcher) AppendStarting(dst []Match, text []byte, spans []Span) []Match
 // extend goes on with a scan in state s at to, past the end of a span, for
 // as long as an occurrence that starts before to can still be in progress
 // (the state's prefix reaches back past to), and appends those that end
-// there.
-func (m *Matcher) extend(dst []Match, text []byte, to int, s uint32) []Match {
-	for i := to; i < len(text) && int(m.depth[s/m.nclass]) > i-to; {
+// there, at or before limit.
+func (m *Matcher) extend(dst []Match, text []byte, to, limit int, s uint32) []Match {
+	for i := to; i < limit && int(m.depth[s/m.nclass]) > i-to; {
 		s = m.trans[s+uint32(m.class[text[i]])]
 		i++
 		if s&matchFlag == 0 {
