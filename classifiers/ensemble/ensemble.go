@@ -197,7 +197,8 @@ func (s span) union(from, to int) span {
 // sentence, not the text around it.
 func (e *Ensemble) rescoreRest(dst []classifiers.Finding, s *scratch, text []byte, c classifiers.Category, sp span, evasive bool) []classifiers.Finding {
 	from, to := sentenceStart(text, sp.from), sentenceEnd(text, sp.to)
-	if !hasWord(text[:from]) && !hasWord(text[to:]) {
+	before, after := hasWord(text[:from]), hasWord(text[to:])
+	if !before && !after {
 		return dst
 	}
 	s.rest = append(append(s.rest[:0], text[:from]...), text[to:]...)
@@ -214,10 +215,10 @@ func (e *Ensemble) rescoreRest(dst []classifiers.Finding, s *scratch, text []byt
 		return dst
 	}
 	lo, hi := 0, len(text)
-	if !hasWord(text[:from]) {
+	if !before {
 		lo = to
 	}
-	if !hasWord(text[to:]) {
+	if !after {
 		hi = from
 	}
 	return append(dst, classifiers.Finding{Category: c, Severity: sev, Start: lo, End: hi, Rule: modelRule[c]})
@@ -227,7 +228,7 @@ func (e *Ensemble) rescoreRest(dst []classifiers.Finding, s *scratch, text []byt
 // byte after the last sentence break before i, or 0.
 func sentenceStart(text []byte, i int) int {
 	for j := min(i, len(text)) - 1; j >= 0; j-- {
-		if isSentenceBreak(text, j) {
+		if normalize.IsSentenceBreak(text, j) {
 			return j + 1
 		}
 	}
@@ -238,24 +239,11 @@ func sentenceStart(text []byte, i int) int {
 // byte after the first sentence break at or after i-1, or len(text).
 func sentenceEnd(text []byte, i int) int {
 	for j := max(i-1, 0); j < len(text); j++ {
-		if isSentenceBreak(text, j) {
+		if normalize.IsSentenceBreak(text, j) {
 			return j + 1
 		}
 	}
 	return len(text)
-}
-
-// isSentenceBreak reports whether text[p] ends a sentence, as the rules'
-// sentences end: '!', '?', ';', a line break, or '.' not followed by a
-// word byte.
-func isSentenceBreak(text []byte, p int) bool {
-	switch text[p] {
-	case '!', '?', ';', '\n':
-		return true
-	case '.':
-		return p+1 == len(text) || !normalize.IsWordByte(text[p+1])
-	}
-	return false
 }
 
 // hasWord reports whether b holds a word byte.

@@ -102,7 +102,7 @@ type walkBlock struct {
 }
 
 // walk sets w.tok and w.sent to the tokens and sentences of t[:end]
-// (sentence breaks as isSentenceBreak has them; a run of breaks and spaces
+// (sentence breaks as normalize.IsSentenceBreak has them; a run of breaks and spaces
 // counts once). t must be the same text in every call on one walker.
 func (w *walker) walk(t []byte, end int) {
 	b := end >> 6
@@ -169,7 +169,7 @@ func (w *walker) build(t []byte) {
 	}
 	blk := walkBlock{starts: word &^ (word<<1 | prev), tok: w.nTok, sent: w.nSent}
 	for m := brk; m != 0; m &= m - 1 {
-		if p := base + bits.TrailingZeros64(m); isSentenceBreak(t, p) && !afterBreak(t, p) {
+		if p := base + bits.TrailingZeros64(m); normalize.IsSentenceBreak(t, p) && !afterBreak(t, p) {
 			blk.incs |= 1 << uint(p-base)
 		}
 	}
@@ -181,18 +181,6 @@ func (w *walker) build(t []byte) {
 	w.blocks = append(w.blocks, blk)
 }
 
-// isSentenceBreak reports whether t[p] ends a sentence: '!', '?', ';', a
-// line break, or '.' not followed by a word byte ("e.g" and "3.5" go on).
-func isSentenceBreak(t []byte, p int) bool {
-	switch t[p] {
-	case '!', '?', ';', '\n':
-		return true
-	case '.':
-		return p+1 == len(t) || !normalize.IsWordByte(t[p+1])
-	}
-	return false
-}
-
 // afterBreak reports whether the last byte before t[p] other than a space
 // is a sentence break, so that a break at p goes on the same run.
 func afterBreak(t []byte, p int) bool {
@@ -200,5 +188,5 @@ func afterBreak(t []byte, p int) bool {
 	for q >= 0 && t[q] == ' ' {
 		q--
 	}
-	return q >= 0 && isSentenceBreak(t, q)
+	return q >= 0 && normalize.IsSentenceBreak(t, q)
 }

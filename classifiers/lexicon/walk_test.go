@@ -106,14 +106,14 @@ func TestSentenceSpans(t *testing.T) {
 }
 
 // TestBreaksAreMarksPunct checks that every byte that can end a sentence
-// (isSentenceBreak) is in the punctuation bitmap of normalize.Marks64,
+// (normalize.IsSentenceBreak) is in the punctuation bitmap of normalize.Marks64,
 // where the walker looks for breaks.
 func TestBreaksAreMarksPunct(t *testing.T) {
 	for c := range 256 {
 		var p [64]byte
 		p[0], p[1] = byte(c), ' '
 		_, _, punct := normalize.Marks64(&p)
-		if isSentenceBreak(p[:], 0) && punct&1 == 0 {
+		if normalize.IsSentenceBreak(p[:], 0) && punct&1 == 0 {
 			t.Fatalf("byte %#x ends a sentence but is not in Marks64's punctuation", c)
 		}
 	}

@@ -356,9 +356,10 @@ const hitCap = 16
 // on the step before, so one scan leaves the core mostly idle; four
 // independent chains fill each other's waits (a text of twoMin bytes or
 // more but shorter than that, such as a sentence with its context, is
-// scanned as two halves at once, scan2; a shorter one in one chain). Skipping the bytes inside a word that no
-// pattern can start saves steps but costs a mispredicted branch at most
-// word edges of varied text, which measured slower (bench/classify,
+// scanned as two halves at once, scan2; a shorter one in one chain).
+// Skipping the bytes inside a word that no pattern can start saves steps
+// but costs a mispredicted branch at most word edges of varied text, which
+// measured slower (bench/classify,
 // ASCIIVaried2K and StackSegments). Every part but the first starts
 // maxLen+1 bytes before its own range, from the state after a boundary:
 // from maxLen+1 bytes on, its state is the state a scan from the start

@@ -21,7 +21,8 @@
 // hold the assembly's masks to a byte-by-byte definition and the whole of
 // Append to a slow rune-by-rune version. Marks64 (word, digit and sentence
 // punctuation bitmaps of 64 bytes, for the rule engine and the model) is
-// portable Go.
+// portable Go. IsWordByte and IsSentenceBreak are the one definition of a
+// word byte and of a sentence's end, for the rules and the ensemble.
 //
 // A Normalizer is immutable after New and safe for concurrent use; Append
 // allocates nothing when dst and offs have room.

@@ -76,6 +76,20 @@ var props = func() (t [256]uint8) {
 // Matchers use it for word-boundary checks.
 func IsWordByte(c byte) bool { return props[c]&pWord != 0 }
 
+// IsSentenceBreak reports whether t[p], a byte of normalized text, ends a
+// sentence: '!', '?', ';', a line break, or '.' not followed by a word byte
+// ("e.g" and "3.5" go on). The rules' sentences and the ensemble's
+// sentence of a hold both end there.
+func IsSentenceBreak(t []byte, p int) bool {
+	switch t[p] {
+	case '!', '?', ';', '\n':
+		return true
+	case '.':
+		return p+1 == len(t) || !IsWordByte(t[p+1])
+	}
+	return false
+}
+
 // joinable marks the bytes that may stand alone in a separated chain.
 var joinable = func() (t [256]bool) {
 	for c := 'a'; c <= 'z'; c++ {
