@@ -187,8 +187,8 @@ func TestDefaultParentsNotBlocked(t *testing.T) {
 
 // everydayChat is written for this test: ordinary messages with a word
 // that is harmful elsewhere (cutting and hanging as crafts, pests, plans
-// to execute, a partner called baby, a group named in a fact or a
-// self-description). The default policy must not block them (a LOW tag is
+// to execute, a partner called baby, a group named in a fact, a
+// self-description, counter-speech or solidarity, leaving no trace). The default policy must not block them (a LOW tag is
 // allowed).
 var everydayChat = []string{
 	"Hair cutting tips for beginners?",
@@ -202,6 +202,12 @@ var everydayChat = []string{
 	"I'm a trans woman and proud of it.",
 	"The baby sucked his thumb and fell asleep.",
 	"I want to buy sexy lingerie for my wife's birthday.",
+	"Don't let anyone tell you that Asians are all the same.",
+	"Jews are not responsible for the world's problems.",
+	"Being transgender is not a mental illness according to the WHO.",
+	"We stand with our Muslim neighbors against hate.",
+	"Not all Muslims are terrorists, that's a ridiculous generalization.",
+	"How do I leave no trace when camping?",
 }
 
 // TestDefaultEverydayNotBlocked: everyday messages get no finding at

@@ -999,3 +999,49 @@ func TestChatSetups(t *testing.T) {
 		}
 	}
 }
+
+// TestCounterFrameHolds: counter-speech frames that hold whatever the
+// claim, negated claims about a group, and solidarity are held at LOW in
+// HATE; the same claims stated, or denial frames left to the model, are
+// not held.
+func TestCounterFrameHolds(t *testing.T) {
+	checkHoldSet(t, []struct{ name, text string }{
+		{"don't let anyone tell you", "don't let anyone tell you that asians are all the same"},
+		{"racist to say", "it is racist to say mexicans are rapists"},
+		{"the stereotype that", "the stereotype that women are bad drivers is not supported by data"},
+		{"not responsible", "jews are not responsible for the world's problems"},
+		{"being is not", "being transgender is not a mental illness"},
+		{"stand with", "we stand with our muslim neighbors against hate"},
+	}, nil, classifiers.Hate)
+	c := mustDefault(t)
+	for i, text := range []string{
+		"jews are responsible for the world's problems",
+		"being gay is a sin",
+		"it's a myth that six million jews died",
+		"stop blaming whites, blame the jews",
+	} {
+		for _, f := range c.Classify(nil, []byte(text)) {
+			if strings.HasPrefix(f.Rule, classifiers.HoldPrefix) {
+				t.Errorf("claim or denial frame %d: hold %s", i, f.Rule)
+			}
+		}
+	}
+}
+
+// TestNotAllIsNoClaim: "not all X are Y" is not read as "X are Y" by the
+// rules (no finding at MEDIUM and no hold: the model decides); "X are Y"
+// and "they are not X, they are Y" still are.
+func TestNotAllIsNoClaim(t *testing.T) {
+	c := mustDefault(t)
+	fs := c.Classify(nil, []byte("not all muslims are terrorists"))
+	for _, f := range fs {
+		if f.Category == classifiers.Hate && (f.Severity >= 2 || strings.HasPrefix(f.Rule, classifiers.HoldPrefix)) {
+			t.Errorf("not all: HATE finding %s %d, want none at MEDIUM and no hold", f.Rule, f.Severity)
+		}
+	}
+	for i, text := range []string{"all muslims are terrorists", "they are not muslims, they are terrorists"} {
+		if s := sevOf(c.Classify(nil, []byte(text)), classifiers.Hate); s < 2 {
+			t.Errorf("claim %d: HATE severity %d, want >= 2", i, s)
+		}
+	}
+}
