@@ -39,6 +39,7 @@ var harmful = []struct {
 	min  uint8
 }{
 	{"threat first person", "I'm going to kill you tomorrow", classifiers.Violence, 3},
+	{"days without food, still fat", "i haven't eaten in four days and i still feel fat", classifiers.SelfHarm, 3},
 	{"group makes me sick", "Lesbians make me sick.", classifiers.Hate, 3},
 	{"get rid of a group", "Somebody should get rid of Hindus.", classifiers.Hate, 3},
 	{"predicate with a negation is no support", "Refugees are not human beings.", classifiers.Hate, 2},
@@ -167,6 +168,7 @@ var harmful = []struct {
 // Cases that must not block (severity < 2 in every category).
 var benign = []struct{ name, text string }{
 	{"hyperbole: my boss will kill me", "My boss is going to kill me if I miss this deadline."},
+	{"days without food, ill", "I haven't eaten in two days because of the stomach flu."},
 	{"hyperbole: my mom will murder me", "My mom would literally murder me if she saw my grades."},
 	{"hyperbole: rather die than", "I'd rather die than eat kale again."},
 	{"hyperbole: tired enough to sleep forever", "I'm so sleepy I could sleep forever."},
