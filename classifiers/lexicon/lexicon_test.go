@@ -468,7 +468,9 @@ func TestNotHeld(t *testing.T) {
 	c := mustDefault(t)
 	for i, text := range notHeld {
 		for _, f := range c.Classify(nil, []byte(text)) {
-			if strings.HasPrefix(f.Rule, classifiers.HoldPrefix) {
+			// HATE holds only: "we should help deport X" is still held in
+			// VIOLENCE (deporting is no violence, hate-deport-we).
+			if f.Category == classifiers.Hate && strings.HasPrefix(f.Rule, classifiers.HoldPrefix) {
 				t.Errorf("sentence %d: hold %s", i, f.Rule)
 			}
 		}
@@ -1051,5 +1053,43 @@ func TestNotAllIsNoClaim(t *testing.T) {
 		if s := sevOf(c.Classify(nil, []byte(text)), classifiers.Hate); s < 2 {
 			t.Errorf("claim %d: HATE severity %d, want >= 2", i, s)
 		}
+	}
+}
+
+// TestDeportationIsNotViolence: a call to deport or ban a group is held at
+// LOW in VIOLENCE by a hold that neutralizes nothing, so the HATE rule on
+// the same words still reports; a harm further on in the sentence is
+// still violence, and a negated modal before a harm is no call.
+func TestDeportationIsNotViolence(t *testing.T) {
+	c := mustDefault(t)
+	for _, text := range []string{"immigrants should be deported", "we should deport all the mexicans"} {
+		fs := c.Classify(nil, []byte(text))
+		held := false
+		for _, f := range fs {
+			held = held || f.Category == classifiers.Violence && strings.HasPrefix(f.Rule, classifiers.HoldPrefix)
+			if f.Category == classifiers.Violence && f.Severity >= 2 {
+				t.Errorf("%d-byte call: VIOLENCE %d by %s", len(text), f.Severity, f.Rule)
+			}
+		}
+		if !held {
+			t.Errorf("%d-byte call: no VIOLENCE hold (findings %v)", len(text), rules(fs))
+		}
+		if s := sevOf(fs, classifiers.Hate); s < 3 {
+			t.Errorf("%d-byte call: HATE %d, want >= 3", len(text), s)
+		}
+	}
+	fs := c.Classify(nil, []byte("immigrants should be deported and then shot"))
+	if s := sevOf(fs, classifiers.Violence); s < 3 {
+		t.Errorf("deported and shot: VIOLENCE %d, want >= 3 (findings %v)", s, rules(fs))
+	}
+	for i, text := range []string{"muslims should not be shot", "women should never be beaten", "refugees should be protected, not killed"} {
+		for _, f := range c.Classify(nil, []byte(text)) {
+			if f.Severity >= 2 {
+				t.Errorf("negated %d: %v %d by %s", i, f.Category, f.Severity, f.Rule)
+			}
+		}
+	}
+	if s := sevOf(c.Classify(nil, []byte("muslims should be shot")), classifiers.Violence); s < 4 {
+		t.Errorf("a call: VIOLENCE %d, want >= 4", s)
 	}
 }

@@ -303,7 +303,8 @@ type rule struct {
 //	name  categories  action  flags  pattern
 //
 // categories is a comma list or "-"; action is a severity 1..5, "suppress",
-// or a negative delta for a context modifier; flags: strong, firm, reach1,
+// "hold" (a suppression that reports a LOW hold finding; without a "!"
+// slot it only reports), or a negative delta for a context modifier; flags: strong, firm, reach1,
 // scopeN, self, other or "-". The pattern is a sequence of slots: a slot is CLASS or
 // CLASS|CLASS or a lower-case literal word, "~N" between slots allows up to N
 // tokens in between, "^" marks the anchor slot, "!" the suppressed slot.
@@ -410,7 +411,7 @@ func parseRules(name string, r io.Reader, classIndex func(string) (int, error)) 
 					n++
 				}
 			}
-			if n == 0 {
+			if n == 0 && !ru.hold {
 				return nil, fmt.Errorf("%w: %s:%d: suppress rule without a '!' slot", ErrSyntax, name, ln)
 			}
 			if ru.hold != (ru.cats != 0) {

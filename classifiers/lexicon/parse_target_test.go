@@ -97,3 +97,24 @@ func TestParseClassesIncludes(t *testing.T) {
 		}
 	}
 }
+
+// TestParseReportOnlyHold: a hold rule may have no "!" slot (it only
+// reports); a suppress rule may not.
+func TestParseReportOnlyHold(t *testing.T) {
+	class := func(string) (int, error) { return 0, nil }
+	rs, err := parseRules("t", strings.NewReader("a\tviolence\thold\t-\tX ^Y\n"), class)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rs[0].hold || rs[0].act != actSuppress {
+		t.Errorf("hold %v act %d, want a hold in the suppress pass", rs[0].hold, rs[0].act)
+	}
+	for _, s := range rs[0].slots {
+		if s.target {
+			t.Error("a report-only hold has a target slot")
+		}
+	}
+	if _, err := parseRules("t", strings.NewReader("a\t-\tsuppress\t-\tX Y\n"), class); !errors.Is(err, ErrSyntax) {
+		t.Errorf("suppress without a '!' slot: %v, want ErrSyntax", err)
+	}
+}
