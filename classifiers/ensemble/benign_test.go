@@ -125,6 +125,7 @@ var helpSeeking = []string{
 	"I'm worried you might kill yourself.",
 	"It sounds like you might want to kill yourself, and I'm glad you told me.",
 	"Are you thinking about killing yourself? You can talk to me.",
+	"My husband threatened to kill me if I leave him.",
 }
 
 // assistantReplies is written for this test: what a chat model answers
@@ -177,6 +178,7 @@ var parentsAsk = []string{
 	"Is it too hot for the baby to sleep in this room?",
 	"Private schools for children with autism near me",
 	"The date of the children's concert changed.",
+	"My teenage son is watching porn, what should I do?",
 }
 
 // TestDefaultParentsNotBlocked: parents' questions get no finding at

@@ -936,6 +936,15 @@ func TestNotHateBut(t *testing.T) {
 	}
 }
 
+// TestThreatReceivedHeld: a threat someone else made against the speaker,
+// told, is held at LOW in VIOLENCE; the speaker's own threat is not.
+func TestThreatReceivedHeld(t *testing.T) {
+	checkHoldSet(t, []struct{ name, text string }{
+		{"threatened to kill me", "my husband threatened to kill me if I leave him"},
+		{"said he would hurt me", "my ex said he would hurt me if I told anyone"},
+	}, []string{"I will kill you tonight"}, classifiers.Violence)
+}
+
 // TestReportedAttemptHeld: someone else's attempted rape, reported, is held
 // at LOW; the speaker's own attempt or intent is not.
 func TestReportedAttemptHeld(t *testing.T) {

@@ -38,6 +38,14 @@ type Config struct {
 	// are weighted by (negative weight / positive weight)^PosBalance, so 0
 	// is no re-weighting and 1 is full balance.
 	PosBalance float64 `json:"pos_balance"`
+	// SetBalance is the data-set balancing exponent per category (HATE,
+	// SEXUAL, VIOLENCE, SELF_HARM; nil or 0 for none): every row of a data
+	// set other than the hand-written one is weighted by (n_ref / n_set)^
+	// SetBalance[c], where n_set is the set's number of training rows and
+	// n_ref the median over the sets, so large sets stop deciding what
+	// the model learns about every domain.
+	SetBalance []float64 `json:"set_balance,omitempty"`
+	setScale   [N]map[string]float64
 	// SpacedWeight adds, for every training example, a twin written with
 	// its letters spaced out ("k i l l"), which normalization joins into
 	// one long word, at this weight relative to the original (0: none).
@@ -279,7 +287,35 @@ func (cfg *Config) weight(e *Example, c int) float64 {
 	if d, ok := DatasetByName(e.Dataset); ok && e.Dataset != "synthetic" && d.Weight > 0 {
 		w *= float64(d.Weight)
 	}
+	if f, ok := cfg.setScale[c][e.Dataset]; ok {
+		w *= f
+	}
 	return w
+}
+
+// setScales returns the SetBalance factor of every data set in exs but
+// the hand-written one: (median rows per set / the set's rows)^p.
+func setScales(exs []Example, p float64) map[string]float64 {
+	n := map[string]int{}
+	for i := range exs {
+		if exs[i].Dataset != "synthetic" {
+			n[exs[i].Dataset]++
+		}
+	}
+	if len(n) == 0 {
+		return nil
+	}
+	sizes := make([]int, 0, len(n))
+	for _, k := range n {
+		sizes = append(sizes, k)
+	}
+	slices.Sort(sizes)
+	ref := float64(sizes[len(sizes)/2])
+	out := make(map[string]float64, len(n))
+	for d, k := range n {
+		out[d] = math.Pow(ref/float64(k), p)
+	}
+	return out
 }
 
 // convAbsentRounds is the number of fixed-point rounds for ConvTerm.Absent.
@@ -298,6 +334,11 @@ func Train(exs, dev []Example, cfg Config) (*Result, error) {
 	}
 	if cfg.Conv != nil && !cfg.Vectors {
 		return nil, errors.New("train: the phrase term (Conv) needs Vectors")
+	}
+	for c, p := range cfg.SetBalance {
+		if c < N && p != 0 {
+			cfg.setScale[c] = setScales(exs, p)
+		}
 	}
 	if cfg.WindowNegatives {
 		exs = withWindows(exs)
