@@ -122,6 +122,7 @@ func run(args []string, stdout io.Writer) error {
 	offensive := fs.Float64("offensive", float64(def.OffensiveWeight), "weight of Davidson offensive rows (soft HATE targets)")
 	synthW := fs.Float64("synthweight", float64(def.SyntheticWeight), "weight of hand-written examples")
 	posBal := fs.Float64("posbalance", def.PosBalance, "class-weighting exponent (0 none, 1 balanced)")
+	setBal := fs.String("set-balance", "", "data-set balancing exponents for HATE,SEXUAL,VIOLENCE,SELF_HARM (e.g. 0,0.5,0.5,0.5): rows of a set weighted by (median set rows / set rows)^x (0 none)")
 	spaced := fs.Float64("spaced", float64(def.SpacedWeight), "weight of letter-spaced twins of the training rows (0: none)")
 	exclude := fs.String("exclude", "", "comma-separated data sets to leave out entirely (davidson, toxigen, xstest, sst, synthetic), for held-out evaluation")
 	lodo := fs.Bool("lodo", false, "also train leave-one-dataset-out models and report their metrics on the left-out data set")
@@ -152,6 +153,13 @@ func run(args []string, stdout io.Writer) error {
 	cfg.Normalization = linear.Normalization(*norm)
 	cfg.L2, cfg.MaxIter = *l2, *maxIter
 	cfg.OffensiveWeight, cfg.SyntheticWeight, cfg.PosBalance = float32(*offensive), float32(*synthW), *posBal
+	if *setBal != "" {
+		sb, err := perCategory("-set-balance", *setBal, 2)
+		if err != nil {
+			return err
+		}
+		cfg.SetBalance = sb
+	}
 	cfg.SpacedWeight = float32(*spaced)
 	cfg.WindowNegatives = *windows
 	cfg.Calibration.BenignFPR = *benignFPR

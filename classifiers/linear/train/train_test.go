@@ -309,3 +309,35 @@ func smallConfig() Config {
 	cfg.SpacedWeight = 0
 	return cfg
 }
+
+// TestSetScales: each data set's rows are weighted by (median set size /
+// set size)^p, the hand-written set is left alone, and Config.weight
+// applies the factor of the category only.
+func TestSetScales(t *testing.T) {
+	var exs []Example
+	for ds, n := range map[string]int{"a": 1, "b": 4, "c": 16, "synthetic": 100} {
+		for range n {
+			exs = append(exs, Example{Dataset: ds})
+		}
+	}
+	got := setScales(exs, 0.5)
+	want := map[string]float64{"a": 2, "b": 1, "c": 0.5}
+	if len(got) != len(want) {
+		t.Fatalf("setScales = %v, want %v", got, want)
+	}
+	for ds, w := range want {
+		if math.Abs(got[ds]-w) > 1e-12 {
+			t.Errorf("setScales[%s] = %v, want %v", ds, got[ds], w)
+		}
+	}
+	cfg := Config{}
+	cfg.setScale[1] = got
+	e := Example{Dataset: "a"}
+	e.Weight = [N]float32{1, 1, 1, 1}
+	if w := cfg.weight(&e, 1); w != 2 {
+		t.Errorf("weight of category 1 = %v, want 2", w)
+	}
+	if w := cfg.weight(&e, 0); w != 1 {
+		t.Errorf("weight of category 0 = %v, want 1 (no balancing there)", w)
+	}
+}
