@@ -1111,6 +1111,10 @@ func TestDeportationIsNotViolence(t *testing.T) {
 	if s := sevOf(c.Classify(nil, []byte("muslims should be shot")), classifiers.Violence); s < 4 {
 		t.Errorf("a call: VIOLENCE %d, want >= 4", s)
 	}
+	// A bare "not" before a verb is a suggestion, not a negation.
+	if s := sevOf(c.Classify(nil, []byte("why not hang them all")), classifiers.Violence); s < 2 {
+		t.Errorf("why not: VIOLENCE %d, want >= 2", s)
+	}
 }
 
 // TestHistoryAndTopicHolds: the Holocaust defined, its denial rejected,
