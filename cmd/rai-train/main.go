@@ -1,6 +1,7 @@
 // Command rai-train trains the linear harm model shipped in
 // classifiers/linear/model from the labelled public data in ../shared/data
-// and the hand-written examples in cmd/rai-train/synthetic.tsv, reusing
+// and the hand-written examples in cmd/rai-train/synthetic.tsv and
+// synthetic-sexual-context.tsv, reusing
 // the phrase term in classifiers/linear/model/phrase-term.gob (-conv-load;
 // empty fits a new one, -conv-save writes the fitted one).
 //
@@ -107,7 +108,7 @@ func run(args []string, stdout io.Writer) error {
 	def := train.DefaultConfig()
 	fs := flag.NewFlagSet("rai-train", flag.ContinueOnError)
 	dataDir := fs.String("data", filepath.Join(root, "..", "shared", "data"), "folder of the public data sets (empty: none)")
-	synth := fs.String("synthetic", filepath.Join(root, "cmd", "rai-train", "synthetic.tsv"), "hand-written examples, TSV files, comma-separated (empty: none)")
+	synth := fs.String("synthetic", filepath.Join(root, "cmd", "rai-train", "synthetic.tsv")+","+filepath.Join(root, "cmd", "rai-train", "synthetic-sexual-context.tsv"), "hand-written examples, TSV files, comma-separated (empty: none)")
 	outDir := fs.String("out", filepath.Join(root, "classifiers", "linear", "model"), "output folder for weights.bin.gz and MANIFEST.json")
 	bits := fs.Uint("bits", uint(def.Features.Bits), "log2 of the hash buckets")
 	minN := fs.Uint("minn", uint(def.Features.MinN), "shortest character n-gram (0: none)")

@@ -436,9 +436,12 @@ func sstKind(area string) string {
 }
 
 // Synthetic TSV: one example a line, "labels<TAB>text", where labels is
-// "none" (negative for all four categories) or a comma-separated list of
+// "none" (negative for all four categories), a comma-separated list of
 // hate, sexual, violence, self_harm (positive for those, negative for the
-// others). Lines starting with '#' and blank lines are skipped.
+// others), or "not:" and such a list (negative for those, the others
+// unknown: a row that says what a category is not, such as an account of
+// harassment for SEXUAL, without teaching the other heads anything).
+// Lines starting with '#' and blank lines are skipped.
 func parseSynthetic(data []byte, name string) ([]Example, error) {
 	var out []Example
 	for n, line := range strings.Split(string(data), "\n") {
@@ -452,13 +455,21 @@ func parseSynthetic(data []byte, name string) ([]Example, error) {
 		}
 		e := Example{Dataset: "synthetic", ID: name + ":" + strconv.Itoa(n+1), Kind: labels, Text: text}
 		e.Target, e.Weight = all(0, 1)
+		list, only := strings.CutPrefix(labels, "not:")
+		if only {
+			e.Weight = [N]float32{}
+		}
 		if labels != "none" {
-			for _, l := range strings.Split(labels, ",") {
+			for _, l := range strings.Split(list, ",") {
 				c, ok := classifiers.ParseCategory(strings.TrimSpace(l))
 				if !ok {
 					return nil, fmt.Errorf("train: %s:%d: unknown label", name, n+1)
 				}
-				e.Target[c] = 1
+				if only {
+					e.Weight[c] = 1
+				} else {
+					e.Target[c] = 1
+				}
 			}
 		}
 		out = append(out, e)

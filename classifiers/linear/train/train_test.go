@@ -107,14 +107,19 @@ func TestTrainSeparable(t *testing.T) {
 }
 
 func TestParseSynthetic(t *testing.T) {
-	exs, err := parseSynthetic([]byte("# comment\n\nnone\tplain words\nhate,violence\tsome words\n"), "x.tsv")
+	exs, err := parseSynthetic([]byte("# comment\n\nnone\tplain words\nhate,violence\tsome words\nnot:sexual,violence\tother words\n"), "x.tsv")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(exs) != 2 || exs[0].Positive(hate) || !exs[1].Positive(hate) || !exs[1].Positive(violence) || !exs[1].Negative(sexual) {
+	if len(exs) != 3 || exs[0].Positive(hate) || !exs[1].Positive(hate) || !exs[1].Positive(violence) || !exs[1].Negative(sexual) {
 		t.Fatalf("parsed %+v", exs)
 	}
-	for _, bad := range []string{"nolabel\n", "unknown\ttext\n", "hate\t \n"} {
+	// "not:" rows are negative for the listed categories and unknown for
+	// the others (weight 0: neither positive nor negative).
+	if e := exs[2]; !e.Negative(sexual) || !e.Negative(violence) || e.Hard(hate) || e.Hard(selfHarm) {
+		t.Fatalf("not: row parsed as %+v", e)
+	}
+	for _, bad := range []string{"nolabel\n", "unknown\ttext\n", "hate\t \n", "not:unknown\ttext\n", "not:\ttext\n"} {
 		if _, err := parseSynthetic([]byte(bad), "x.tsv"); err == nil {
 			t.Errorf("%q: want an error", bad)
 		}
