@@ -10,6 +10,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/openrai/raiserver/classifiers"
 	"github.com/openrai/raiserver/classifiers/linear"
 	"github.com/openrai/raiserver/classifiers/linear/train"
 )
@@ -191,13 +192,22 @@ func TestConvSaveLoad(t *testing.T) {
 // TestSyntheticFiles: the hand-written files parse, and -synthetic takes
 // several files, each recorded in the manifest's inputs.
 func TestSyntheticFiles(t *testing.T) {
-	for _, name := range []string{"synthetic.tsv", "synthetic-counselling.tsv", "synthetic-identity.tsv", "synthetic-requests.tsv"} {
+	for _, name := range []string{"synthetic.tsv", "synthetic-sexual-context.tsv", "synthetic-counselling.tsv", "synthetic-identity.tsv", "synthetic-requests.tsv"} {
 		var c train.Corpus
 		if err := c.AddSynthetic(name, "synthetic/"+name); err != nil {
 			t.Fatal(err)
 		}
 		if len(c.Examples) < 100 {
 			t.Errorf("%s: %d rows", name, len(c.Examples))
+		}
+		// The SEXUAL context rows teach the SEXUAL head only: negative
+		// there, unknown (no weight) in the other three categories.
+		if name == "synthetic-sexual-context.tsv" {
+			for i, e := range c.Examples {
+				if !e.Negative(int(classifiers.Sexual)) || e.Hard(int(classifiers.Hate)) || e.Hard(int(classifiers.Violence)) || e.Hard(int(classifiers.SelfHarm)) {
+					t.Errorf("%s: row %d is not SEXUAL-negative only", name, i)
+				}
+			}
 		}
 	}
 	out := t.TempDir()
