@@ -951,6 +951,18 @@ func TestNotHateBut(t *testing.T) {
 	}
 }
 
+// TestClaimAskedAboutHeld: a claim about a group that someone else made,
+// asked about ("… said …, is that true"), or a stereotype asked about
+// ("why do people think …"), is held at LOW in HATE; the claim made by
+// the speaker, or asked without a speaker, is not.
+func TestClaimAskedAboutHeld(t *testing.T) {
+	checkHoldSet(t, []struct{ name, text string }{
+		{"a teacher's claim", "my teacher said all immigrants are criminals, is that true"},
+		{"an uncle's claim", "my uncle says black people are lazy, is he right"},
+		{"why do people think", "why do some people think muslims are terrorists"},
+	}, []string{"muslims are terrorists, is that true? yes it is", "all immigrants are criminals"}, classifiers.Hate)
+}
+
 // TestThreatReceivedHeld: a threat someone else made against the speaker,
 // told, is held at LOW in VIOLENCE; the speaker's own threat is not.
 func TestThreatReceivedHeld(t *testing.T) {
