@@ -969,7 +969,9 @@ func TestThreatReceivedHeld(t *testing.T) {
 	checkHoldSet(t, []struct{ name, text string }{
 		{"threatened to kill me", "my husband threatened to kill me if I leave him"},
 		{"said he would hurt me", "my ex said he would hurt me if I told anyone"},
-	}, []string{"I will kill you tonight"}, classifiers.Violence)
+		{"a restraining order sought", "how do I get a restraining order against my ex who keeps threatening me"},
+		{"stalked", "a guy from work has been stalking me and I don't know who to tell"},
+	}, []string{"I will kill you tonight", "I keep threatening him and next time I will stab him"}, classifiers.Violence)
 }
 
 // TestReportedAttemptHeld: someone else's attempted rape, reported, is held
