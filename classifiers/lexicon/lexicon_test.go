@@ -954,15 +954,15 @@ func TestNotHateBut(t *testing.T) {
 }
 
 // TestClaimAskedAboutHeld: a claim about a group that someone else made,
-// asked about ("… said …, is that true"), or a stereotype asked about
-// ("why do people think …"), is held at LOW in HATE; the claim made by
-// the speaker, or asked without a speaker, is not.
+// asked about ("… said …, is that true"), is held at LOW in HATE; the
+// claim made by the speaker, or asked without a speaker, is not, and
+// neither is "why do people think X are Y?", whose hold would also hide a
+// hateful next sentence about "they" (the group is neutralized).
 func TestClaimAskedAboutHeld(t *testing.T) {
 	checkHoldSet(t, []struct{ name, text string }{
 		{"a teacher's claim", "my teacher said all immigrants are criminals, is that true"},
 		{"an uncle's claim", "my uncle says black people are lazy, is he right"},
-		{"why do people think", "why do some people think muslims are terrorists"},
-	}, []string{"muslims are terrorists, is that true? yes it is", "all immigrants are criminals"}, classifiers.Hate)
+	}, []string{"muslims are terrorists, is that true? yes it is", "all immigrants are criminals", "why do people think muslims are terrorists? they are vermin"}, classifiers.Hate)
 }
 
 // TestThreatReceivedHeld: a threat someone else made against the speaker,
