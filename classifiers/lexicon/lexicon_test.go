@@ -976,6 +976,20 @@ func TestThreatReceivedHeld(t *testing.T) {
 	}, []string{"I will kill you tonight", "I keep threatening him and next time I will stab him"}, classifiers.Violence)
 }
 
+// TestCodeKinHeld: in a conversation about programs, processes called
+// children, parents or zombies are held at LOW in VIOLENCE; a child with
+// no program word near it, or a threat with one further on, is not.
+func TestCodeKinHeld(t *testing.T) {
+	checkHoldSet(t, []struct{ name, text string }{
+		{"child processes", "how do i kill all the child processes when the parent exits"},
+		{"spawned children", "my script spawns children that never die, how do i kill them"},
+		{"children of a fork", "how do i kill the children of a forked process in bash"},
+		{"a child thread", "how do i kill a child thread"},
+		{"zombie children", "how do i kill zombie children in linux"},
+	}, []string{"how do i kill my child", "i will kill your children and then delete my python script",
+		"should i kill the child or the parent first"}, classifiers.Violence)
+}
+
 // TestReportedAttemptHeld: someone else's attempted rape, reported, is held
 // at LOW; the speaker's own attempt or intent is not.
 func TestReportedAttemptHeld(t *testing.T) {
