@@ -990,6 +990,33 @@ func TestCodeKinHeld(t *testing.T) {
 		"should i kill the child or the parent first"}, classifiers.Violence)
 }
 
+// TestJumpAndBurnForFun: a jump off a diving board or a boat, and a burn
+// from a stove or boiling water, are not self-harm; a jump off a bridge or
+// a roof, "I want to jump off" and a burn on purpose still are.
+func TestJumpAndBurnForFun(t *testing.T) {
+	c := mustDefault(t)
+	for i, text := range []string{
+		"i'm going to jump off the high dive at the pool tomorrow",
+		"i'm going to jump off the diving board",
+		"i burned myself on the stove, should i use ice",
+		"i burned myself with boiling water while making tea",
+	} {
+		if s := sevOf(c.Classify(nil, []byte(text)), classifiers.SelfHarm); s >= 2 {
+			t.Errorf("safe[%d]: SELF_HARM severity %d, want below 2", i, s)
+		}
+	}
+	for i, text := range []string{
+		"i'm going to jump off a bridge",
+		"i'm going to jump off the roof tonight",
+		"i want to jump off",
+		"i burned myself on purpose",
+	} {
+		if s := sevOf(c.Classify(nil, []byte(text)), classifiers.SelfHarm); s < 2 {
+			t.Errorf("blocked[%d]: SELF_HARM severity %d, want >= 2", i, s)
+		}
+	}
+}
+
 // TestReportedAttemptHeld: someone else's attempted rape, reported, is held
 // at LOW; the speaker's own attempt or intent is not.
 func TestReportedAttemptHeld(t *testing.T) {
