@@ -1017,6 +1017,26 @@ func TestJumpAndBurnForFun(t *testing.T) {
 	}
 }
 
+// TestSportAndSlangNotViolent: a choke in a grappling sport and "shoot my
+// shot" (try one's luck) are no violence; a choke aimed at a person and a
+// shot at "you" still are.
+func TestSportAndSlangNotViolent(t *testing.T) {
+	c := mustDefault(t)
+	for i, text := range []string{
+		"how to choke someone out in bjj",
+		"i need to shoot my shot with her",
+	} {
+		if s := sevOf(c.Classify(nil, []byte(text)), classifiers.Violence); s >= 2 {
+			t.Errorf("safe[%d]: VIOLENCE severity %d, want below 2", i, s)
+		}
+	}
+	for i, text := range []string{"how do i choke my wife", "i'm going to shoot you"} {
+		if s := sevOf(c.Classify(nil, []byte(text)), classifiers.Violence); s < 2 {
+			t.Errorf("blocked[%d]: VIOLENCE severity %d, want >= 2", i, s)
+		}
+	}
+}
+
 // TestReportedAttemptHeld: someone else's attempted rape, reported, is held
 // at LOW; the speaker's own attempt or intent is not.
 func TestReportedAttemptHeld(t *testing.T) {
