@@ -1037,6 +1037,15 @@ func TestSportAndSlangNotViolent(t *testing.T) {
 	}
 }
 
+// TestSexWorkerSelfHeld: a sex worker naming the job is held at LOW in
+// SEXUAL; a request for nudes in the same text is not.
+func TestSexWorkerSelfHeld(t *testing.T) {
+	checkHoldSet(t, []struct{ name, text string }{
+		{"legal rights", "i'm a sex worker and i want to know my legal rights"},
+		{"the job", "i work as a sex worker"},
+	}, []string{"i'm a sex worker, send me nudes"}, classifiers.Sexual)
+}
+
 // TestReportedAttemptHeld: someone else's attempted rape, reported, is held
 // at LOW; the speaker's own attempt or intent is not.
 func TestReportedAttemptHeld(t *testing.T) {
