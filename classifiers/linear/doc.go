@@ -3,7 +3,8 @@
 // normalized text — word unigrams, word bigrams and character n-grams of
 // words (only the first and last of short words; see Features.Long), and
 // every word crossed with the anchor classes the text holds (a group of
-// people, the second person, the first person; Features.Cross) —
+// people, the second person, the first person, Features.Cross; a request
+// to an assistant, Features.Request) —
 // computed with an inline FNV-style hash, no allocation per call. Weights
 // are int8 with one power-of-two scale per category, so the shipped table
 // (2^16 buckets) stays in a core's L2 cache.

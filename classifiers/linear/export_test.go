@@ -57,11 +57,12 @@ func (f Features) appendPlain(dst []uint32, s []byte) ([]uint32, bool) {
 		prev, hasPrev = h, true
 		hs = append(hs, h)
 	}
-	if f.Cross {
+	if mask := f.anchorMask(); mask != 0 {
 		var classes uint8
 		for _, h := range hs {
 			classes |= anchorOf(h)
 		}
+		classes &= mask
 		for _, h := range hs {
 			for k := range numAnchors {
 				if classes&(1<<k) != 0 {

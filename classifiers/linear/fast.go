@@ -100,12 +100,13 @@ func (m *Model) plainSums(p *plainScratch, s []byte) (sum [N]int64, n int, ok bo
 		a, b := bigramSums(m.lanes, hs[i-1:e])
 		n += flush32(&sum, a, b, e-i)
 	}
-	if m.p.Features.Cross {
+	if mask := m.p.Features.anchorMask(); mask != 0 {
 		// Every word crossed with each anchor class present.
 		var classes uint8
 		for _, h := range hs {
 			classes |= anchorOf(h)
 		}
+		classes &= mask
 		for k := range numAnchors {
 			if classes&(1<<k) == 0 {
 				continue

@@ -68,6 +68,24 @@ type Features struct {
 	// class, so that a word can weigh differently next to a group of
 	// people, the second person or the first person.
 	Cross bool `json:"cross,omitempty"`
+	// Request adds a fourth anchor class to Cross: words that mark a
+	// request or an instruction to an assistant (how, write, give, steps,
+	// please, …), so that a word can weigh differently in "how do I
+	// poison …" or "write a story where …" than in a report or an
+	// encyclopedia text. Without Cross it does nothing.
+	Request bool `json:"request,omitempty"`
+}
+
+// anchorMask is the set of anchor classes f crosses with (bit k: class k).
+func (f Features) anchorMask() uint8 {
+	switch {
+	case !f.Cross:
+		return 0
+	case f.Request:
+		return 1<<numAnchors - 1
+	default:
+		return 1<<requestAnchor - 1
+	}
 }
 
 // anchorWords are the words of each anchor class of Features.Cross: words
@@ -80,9 +98,16 @@ var anchorWords = [numAnchors][]string{
 	append(identityWords[:len(identityWords):len(identityWords)], "people", "they", "them", "their", "those"),
 	{"you", "your", "youre", "yourself", "u", "ur", "ya", "yours", "yall"},
 	{"i", "me", "my", "myself", "im", "ive", "mine"},
+	{"how", "ways", "steps", "write", "tell", "give", "explain", "describe", "generate", "create",
+		"list", "guide", "tips", "instructions", "tutorial", "teach", "show", "easiest", "please", "pls", "plz"},
 }
 
-const numAnchors = 3
+// numAnchors is the number of anchor classes; requestAnchor is the class
+// that Features.Request turns on (the last one).
+const (
+	numAnchors    = 4
+	requestAnchor = 3
+)
 
 // identityWords name a group of people by an identity that hate attacks
 // (religion, origin, orientation, gender identity, gender, disability,
@@ -127,7 +152,7 @@ func NamesIdentity(text string) bool {
 func isASCIILetter(b byte) bool { return b|0x20 >= 'a' && b|0x20 <= 'z' }
 
 // seedCross[k] marks the crosses with anchor class k.
-var seedCross = [numAnchors]uint64{0x1d8e4e27c47d124f, 0x7a3c5f19b0e6d283, 0x5b2e9d4a81c7f063}
+var seedCross = [numAnchors]uint64{0x1d8e4e27c47d124f, 0x7a3c5f19b0e6d283, 0x5b2e9d4a81c7f063, 0x3f6a0c5d92e41b87}
 
 // anchorEntry is one slot of anchorTable: a word hash and its classes.
 type anchorEntry struct {
@@ -206,7 +231,8 @@ func (f Features) AppendFeatures(dst []uint32, s []byte) []uint32 {
 	base := len(dst)
 	bound := (len(s) + 1) * (8*grams + 2)
 	var classes uint8
-	if f.Cross {
+	mask := f.anchorMask()
+	if mask != 0 {
 		bound += (len(s) + 1) * numAnchors
 	}
 	if cap(dst)-base < bound {
@@ -284,9 +310,7 @@ func (f Features) AppendFeatures(dst []uint32, s []byte) []uint32 {
 			j++
 		}
 		prev, havePrev = h, true
-		if f.Cross {
-			classes |= anchorOf(h)
-		}
+		classes |= anchorOf(h) & mask
 	}
 	if classes != 0 {
 		// A second pass: every word crossed with each class present.

@@ -78,6 +78,9 @@ func slowFeatures(f Features, s []byte) []uint32 {
 		present := map[int]bool{}
 		for _, w := range words {
 			for k, as := range anchorWords {
+				if k == requestAnchor && !f.Request {
+					continue
+				}
 				if slices.Contains(as, string(w)) {
 					present[k] = true
 				}
@@ -106,8 +109,10 @@ func TestAppendFeaturesMatchesSlow(t *testing.T) {
 		{Bits: 18, MinN: 8, MaxN: 8, Words: true, Long: 40},
 		{Bits: 16, MinN: 4, MaxN: 4, Words: true, Bigrams: true, Long: 8, Cross: true},
 		{Bits: 12, Words: true, Cross: true},
+		{Bits: 16, MinN: 4, MaxN: 4, Words: true, Bigrams: true, Long: 8, Cross: true, Request: true},
+		{Bits: 12, Words: true, Request: true}, // Request without Cross: no crosses
 	}
-	anchors := []string{"you", "i", "my", "they", "women", "muslims", "yourself"}
+	anchors := []string{"you", "i", "my", "they", "women", "muslims", "yourself", "how", "please"}
 	alphabet := []byte("abcxyz019 .,'-\n\xc3\xa9\xe4\xb8\xad")
 	rng := rand.New(rand.NewPCG(1, 2))
 	for _, f := range configs {

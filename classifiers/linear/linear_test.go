@@ -159,6 +159,24 @@ func TestRoundTrip(t *testing.T) {
 	}
 }
 
+// TestFeatureFlagsRoundTrip checks that every feature flag survives the
+// file: a model with anchor crosses and the request class loads with both.
+func TestFeatureFlagsRoundTrip(t *testing.T) {
+	p := tiny(t).Params()
+	p.Features.Cross, p.Features.Request = true, true
+	raw, err := p.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := linear.Load(bytes.NewReader(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := m.Params().Features; got != p.Features {
+		t.Fatalf("features after a round trip = %+v, want %+v", got, p.Features)
+	}
+}
+
 func TestLoadRejectsMalformed(t *testing.T) {
 	p := tinyParams(t)
 	raw, err := p.Encode()

@@ -33,16 +33,18 @@ func isASCII(b []byte) bool {
 	return true
 }
 
-// shipped is the feature set of the fast path, without and with anchor
-// crosses.
+// shipped is the feature set of the fast path, without anchor crosses,
+// with them, and with the request class too.
 var (
-	shipped      = linear.Features{Bits: 16, MinN: 4, MaxN: 4, Words: true, Bigrams: true, Long: 8}
-	shippedCross = linear.Features{Bits: 16, MinN: 4, MaxN: 4, Words: true, Bigrams: true, Long: 8, Cross: true}
+	shipped        = linear.Features{Bits: 16, MinN: 4, MaxN: 4, Words: true, Bigrams: true, Long: 8}
+	shippedCross   = linear.Features{Bits: 16, MinN: 4, MaxN: 4, Words: true, Bigrams: true, Long: 8, Cross: true}
+	shippedRequest = linear.Features{Bits: 16, MinN: 4, MaxN: 4, Words: true, Bigrams: true, Long: 8, Cross: true, Request: true}
 )
 
-// crossModels are the shipped model, loaded once, and its weights read
-// with anchor crosses flipped (off when it has them, on when not), so that
-// both feature sets are checked whatever the shipped model uses.
+// crossModels are the shipped model, loaded once, its weights read with
+// anchor crosses flipped (off when it has them, on when not), and read
+// with crosses and the request class flipped, so that every feature set
+// is checked whatever the shipped model uses.
 var (
 	crossModels = sync.OnceValues(func() ([]*linear.Model, error) {
 		m, err := linear.Default()
@@ -52,7 +54,12 @@ var (
 		p := m.Params()
 		p.Features.Cross = !p.Features.Cross
 		other, err := linear.New(p)
-		return []*linear.Model{m, other}, err
+		if err != nil {
+			return nil, err
+		}
+		p.Features.Cross, p.Features.Request = true, !p.Features.Request
+		request, err := linear.New(p)
+		return []*linear.Model{m, other, request}, err
 	})
 )
 
@@ -95,7 +102,7 @@ func checkFast(t *testing.T, what string, i int, text []byte) bool {
 	t.Helper()
 	checkScores(t, what, i, text)
 	ok := false
-	for _, f := range []linear.Features{shipped, shippedCross} {
+	for _, f := range []linear.Features{shipped, shippedCross, shippedRequest} {
 		got, fast := linear.FastFeatures(f, text)
 		if !fast {
 			continue
@@ -114,7 +121,7 @@ func checkFast(t *testing.T, what string, i int, text []byte) bool {
 func checkNormFast(t *testing.T, what string, i int, text []byte) bool {
 	t.Helper()
 	ok := false
-	for _, f := range []linear.Features{shipped, shippedCross} {
+	for _, f := range []linear.Features{shipped, shippedCross, shippedRequest} {
 		got, fast := linear.NormFeatures(f, normalized(text))
 		if !fast {
 			continue

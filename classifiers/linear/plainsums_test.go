@@ -30,7 +30,12 @@ func TestPlainSumsMatchAppendPlain(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, m := range []*Model{shipped, saturated, crossed} {
+	p.Features.Cross, p.Features.Request = true, !p.Features.Request
+	requested, err := New(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range []*Model{shipped, saturated, crossed, requested} {
 		checkPlainSums(t, m)
 	}
 }

@@ -112,7 +112,7 @@ type Calibration struct {
 // DefaultConfig is the configuration of the shipped model.
 func DefaultConfig() Config {
 	return Config{
-		Features:        linear.Features{Bits: 16, MinN: 4, MaxN: 4, Words: true, Bigrams: true, Long: 8, Cross: true},
+		Features:        linear.Features{Bits: 16, MinN: 4, MaxN: 4, Words: true, Bigrams: true, Long: 8, Cross: true, Request: true},
 		Normalization:   linear.NormV1,
 		L2:              1e-5,
 		MaxIter:         300,
