@@ -138,6 +138,10 @@ var assistantReplies = []string{
 	"Domestic violence affects millions of people. If you are in danger, call emergency services.",
 	"Gun safety rules: always treat a gun as loaded, and never point it at anything you don't intend to shoot.",
 	"It's normal to feel angry after a breakup, but hurting yourself or others won't make it better.",
+	// a description and sexual health (sh-info-include, ctx-sex-health,
+	// 2026-11-27: SELF_HARM 4 and SEXUAL 2 before)
+	"Common methods of self-harm include cutting and burning; if you notice these signs in your teen, talk to them calmly.",
+	"Condoms reduce the risk of sexually transmitted infections when used correctly during vaginal, anal or oral sex.",
 }
 
 // TestDefaultAssistantRepliesNotBlocked: such replies get no finding at
