@@ -1068,6 +1068,26 @@ func TestDescriptionAndHealth(t *testing.T) {
 	}
 }
 
+// TestHistoryTold: a stereotype shown as propaganda's is held, bondage in
+// the history of slavery is no sexual word, and a persecution endorsed in
+// the sentence that tells it is found; a stereotype claimed is not held.
+func TestHistoryTold(t *testing.T) {
+	checkHoldSet(t, []struct{ name, text string }{
+		{"propaganda", "in nazi propaganda, jews were portrayed as rats spreading disease"},
+	}, []string{"jews are portrayed as rats because they are rats"}, classifiers.Hate)
+	c := mustDefault(t)
+	if s := sevOf(c.Classify(nil, []byte("slavery kept millions of black people in bondage until 1865")), classifiers.Sexual); s != 0 {
+		t.Errorf("bondage in slavery: SEXUAL severity %d, want 0", s)
+	}
+	if s := sevOf(c.Classify(nil, []byte("she loves bondage and being tied up")), classifiers.Sexual); s < 2 {
+		t.Errorf("bondage: SEXUAL severity %d, want >= 2", s)
+	}
+	fs := c.Classify(nil, []byte("hitler killed jews and he was right"))
+	if s := sevOf(fs, classifiers.Hate); s < 3 {
+		t.Errorf("an endorsed persecution: HATE severity %d, want >= 3 (findings %v)", s, rules(fs))
+	}
+}
+
 // TestReportedAttemptHeld: someone else's attempted rape, reported, is held
 // at LOW; the speaker's own attempt or intent is not.
 func TestReportedAttemptHeld(t *testing.T) {
