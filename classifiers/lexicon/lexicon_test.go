@@ -1088,6 +1088,25 @@ func TestHistoryTold(t *testing.T) {
 	}
 }
 
+// TestSelfHarmRelapse: a relapse told ("I relapsed and cut again") is
+// self-harm; a film cut and a question on avoiding relapse are not.
+func TestSelfHarmRelapse(t *testing.T) {
+	c := mustDefault(t)
+	for i, tt := range []struct {
+		text    string
+		blocked bool
+	}{
+		{"i relapsed last night and cut again, i feel so ashamed", true},
+		{"last night i cut again", true},
+		{"we cut again to the kitchen scene", false},
+		{"how do i avoid a relapse with self harm", false},
+	} {
+		if s := sevOf(c.Classify(nil, []byte(tt.text)), classifiers.SelfHarm); (s >= 2) != tt.blocked {
+			t.Errorf("text %d: SELF_HARM severity %d, want blocked %v", i, s, tt.blocked)
+		}
+	}
+}
+
 // TestReportedAttemptHeld: someone else's attempted rape, reported, is held
 // at LOW; the speaker's own attempt or intent is not.
 func TestReportedAttemptHeld(t *testing.T) {
