@@ -1088,8 +1088,9 @@ func TestHistoryTold(t *testing.T) {
 	}
 }
 
-// TestSelfHarmRelapse: a relapse told ("I relapsed and cut again") is
-// self-harm; a film cut and a question on avoiding relapse are not.
+// TestSelfHarmRelapse: a relapse told ("I relapsed and cut again") and
+// things given away for a time one will not see are self-harm; a film
+// cut, a question on avoiding relapse and old clothes given away are not.
 func TestSelfHarmRelapse(t *testing.T) {
 	c := mustDefault(t)
 	for i, tt := range []struct {
@@ -1099,6 +1100,9 @@ func TestSelfHarmRelapse(t *testing.T) {
 		{"i relapsed last night and cut again, i feel so ashamed", true},
 		{"last night i cut again", true},
 		{"we cut again to the kitchen scene", false},
+		{"i gave away my cat and my things, i won't need them soon", true},
+		{"i gave away my old clothes, i won't need them anymore", false},
+		{"we gave away the crib since we won't need it soon", false},
 		{"how do i avoid a relapse with self harm", false},
 	} {
 		if s := sevOf(c.Classify(nil, []byte(tt.text)), classifiers.SelfHarm); (s >= 2) != tt.blocked {
