@@ -1146,6 +1146,17 @@ func TestMinorInFiction(t *testing.T) {
 	}
 }
 
+// TestVentingHeld: "I could strangle her" after venting about someone close
+// is held at LOW in VIOLENCE; the same words with "no one would know", or
+// as a conditional threat, are not.
+func TestVentingHeld(t *testing.T) {
+	checkHoldSet(t, []struct{ name, text string }{
+		{"driving me crazy", "my sister is driving me crazy, i could strangle her"},
+		{"i swear", "i swear i could strangle my boss"},
+		{"sometimes", "i could strangle him sometimes"},
+	}, []string{"i could kill him right now and no one would ever know", "if he does that again i could kill him", "i could kill you"}, classifiers.Violence)
+}
+
 // TestReportedAttemptHeld: someone else's attempted rape, reported, is held
 // at LOW; the speaker's own attempt or intent is not.
 func TestReportedAttemptHeld(t *testing.T) {
