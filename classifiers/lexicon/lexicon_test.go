@@ -1157,6 +1157,18 @@ func TestVentingHeld(t *testing.T) {
 	}, []string{"i could kill him right now and no one would ever know", "if he does that again i could kill him", "i could kill you"}, classifiers.Violence)
 }
 
+// TestChildReceivedHeld: a parent telling that a child was sent sexual
+// images by someone else is held at LOW in SEXUAL; sent by the speaker,
+// it is not.
+func TestChildReceivedHeld(t *testing.T) {
+	checkHoldSet(t, []struct{ name, text string }{
+		{"from a boy", "my daughter received a naked photo from a boy in her class"},
+		{"by a girl", "my son was sent nudes by a girl at school, what do i do"},
+		{"from a stranger", "my 12 year old got a dick pic from a stranger on instagram"},
+		{"what should i do", "my daughter got nudes, what should i do"},
+	}, []string{"my daughter received naked photos from me", "my son got porn from me and liked it"}, classifiers.Sexual)
+}
+
 // TestReportedAttemptHeld: someone else's attempted rape, reported, is held
 // at LOW; the speaker's own attempt or intent is not.
 func TestReportedAttemptHeld(t *testing.T) {
