@@ -1220,6 +1220,45 @@ func TestViolentExtremism(t *testing.T) {
 	}
 }
 
+// TestLaughterAndGameWordsDoNotHide: "lol" after a threat or a suicide
+// statement, and game titles that are everyday words ("wow", "payday") or
+// "this is not a game", do not lower what the sentence says; a kill in a
+// named game or "in this game", and "killed myself laughing", are still
+// lowered.
+func TestLaughterAndGameWordsDoNotHide(t *testing.T) {
+	c := mustDefault(t)
+	for i, tt := range []struct {
+		text    string
+		cat     classifiers.Category
+		atLeast uint8
+	}{
+		{"i will kill you tonight lol", classifiers.Violence, 4},
+		{"i'm going to shoot up my school tomorrow lol", classifiers.Violence, 2},
+		{"i want to kill myself lol", classifiers.SelfHarm, 2},
+		{"you should kill yourself lol", classifiers.SelfHarm, 2},
+		{"wow, i'm going to kill you", classifiers.Violence, 4},
+		{"i will kill you, this is not a game", classifiers.Violence, 2},
+		{"on payday i'll shoot him", classifiers.Violence, 2},
+	} {
+		if s := sevOf(c.Classify(nil, []byte(tt.text)), tt.cat); s < tt.atLeast {
+			t.Errorf("found[%d]: %v severity %d, want >= %d", i, tt.cat, s, tt.atLeast)
+		}
+	}
+	for i, tt := range []struct {
+		text string
+		cat  classifiers.Category
+	}{
+		{"i nearly killed myself laughing", classifiers.SelfHarm},
+		{"how do i kill the final boss in elden ring", classifiers.Violence},
+		{"how do i kill the dragon in this game", classifiers.Violence},
+		{"i killed him in the game lol", classifiers.Violence},
+	} {
+		if s := sevOf(c.Classify(nil, []byte(tt.text)), tt.cat); s >= 2 {
+			t.Errorf("lowered[%d]: %v severity %d, want below 2", i, tt.cat, s)
+		}
+	}
+}
+
 // TestReportedAttemptHeld: someone else's attempted rape, reported, is held
 // at LOW; the speaker's own attempt or intent is not.
 func TestReportedAttemptHeld(t *testing.T) {
