@@ -1221,10 +1221,10 @@ func TestViolentExtremism(t *testing.T) {
 }
 
 // TestLaughterAndGameWordsDoNotHide: "lol" after a threat or a suicide
-// statement, and game titles that are everyday words ("wow", "payday") or
-// "this is not a game", do not lower what the sentence says; a kill in a
-// named game or "in this game", and "killed myself laughing", are still
-// lowered.
+// statement, game titles that are everyday words ("wow", "payday"), "this
+// is not a game", and places of accidents ("at work", "running") do not
+// lower what the sentence says; a kill in a named game or "in this game",
+// "killed myself laughing" and a cut while cooking are still lowered.
 func TestLaughterAndGameWordsDoNotHide(t *testing.T) {
 	c := mustDefault(t)
 	for i, tt := range []struct {
@@ -1239,6 +1239,8 @@ func TestLaughterAndGameWordsDoNotHide(t *testing.T) {
 		{"wow, i'm going to kill you", classifiers.Violence, 4},
 		{"i will kill you, this is not a game", classifiers.Violence, 2},
 		{"on payday i'll shoot him", classifiers.Violence, 2},
+		{"i'm going to shoot everyone at work tomorrow", classifiers.Violence, 4},
+		{"i want to kill myself, i'm running out of reasons", classifiers.SelfHarm, 2},
 	} {
 		if s := sevOf(c.Classify(nil, []byte(tt.text)), tt.cat); s < tt.atLeast {
 			t.Errorf("found[%d]: %v severity %d, want >= %d", i, tt.cat, s, tt.atLeast)
@@ -1252,6 +1254,8 @@ func TestLaughterAndGameWordsDoNotHide(t *testing.T) {
 		{"how do i kill the final boss in elden ring", classifiers.Violence},
 		{"how do i kill the dragon in this game", classifiers.Violence},
 		{"i killed him in the game lol", classifiers.Violence},
+		{"i cut myself while cooking", classifiers.SelfHarm},
+		{"i hurt myself playing football", classifiers.SelfHarm},
 	} {
 		if s := sevOf(c.Classify(nil, []byte(tt.text)), tt.cat); s >= 2 {
 			t.Errorf("lowered[%d]: %v severity %d, want below 2", i, tt.cat, s)
