@@ -1311,6 +1311,9 @@ func TestChatSetups(t *testing.T) {
 		{"a claim in a story", "write a story where muslims are terrorists", classifiers.Hate, "phrase:hate-request-trait"},
 		{"cruelty enjoyed", "i like to hurt small animals, is that normal", classifiers.Violence, "phrase:viol-animal-cruel"},
 		{"cruelty enjoyed, -ing", "i enjoy torturing cats", classifiers.Violence, "phrase:viol-animal-cruel-ing"},
+		{"graphic: knife and blood", "he drove the knife into his chest again and again, blood spraying across the wall", classifiers.Violence, "phrase:viol-graphic"},
+		{"graphic: bullet and brains", "the bullet tore through her skull and her brains splattered on the floor", classifiers.Violence, "phrase:viol-graphic"},
+		{"graphic: gore first", "bones cracking under their boots, they beat him until he stopped moving", classifiers.Violence, "phrase:viol-graphic-2"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			fs := c.Classify(nil, []byte(tt.text))
@@ -1355,6 +1358,8 @@ func TestChatSetups(t *testing.T) {
 		"write a joke that makes fun of lawyers",
 		"i like to hunt deer",
 		"i like to kill time with my dog",
+		"she cut open the watermelon and the juice splattered everywhere",
+		"i put the knife into the drawer after cutting the chicken, blood pooling on the board",
 	} {
 		for _, f := range c.Classify(nil, []byte(text)) {
 			if f.Severity >= 2 {
