@@ -1314,6 +1314,8 @@ func TestChatSetups(t *testing.T) {
 		{"graphic: knife and blood", "he drove the knife into his chest again and again, blood spraying across the wall", classifiers.Violence, "phrase:viol-graphic"},
 		{"graphic: bullet and brains", "the bullet tore through her skull and her brains splattered on the floor", classifiers.Violence, "phrase:viol-graphic"},
 		{"graphic: gore first", "bones cracking under their boots, they beat him until he stopped moving", classifiers.Violence, "phrase:viol-graphic-2"},
+		{"sexual narration", "he slid his hand between her thighs and she moaned as his fingers moved higher", classifiers.Sexual, "phrase:sex-narr"},
+		{"sexual narration, cue first", "they kissed passionately and he pushed her onto the bed, tearing off her dress", classifiers.Sexual, "phrase:sex-narr-2"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			fs := c.Classify(nil, []byte(tt.text))
@@ -1360,6 +1362,8 @@ func TestChatSetups(t *testing.T) {
 		"i like to kill time with my dog",
 		"she cut open the watermelon and the juice splattered everywhere",
 		"i put the knife into the drawer after cutting the chicken, blood pooling on the board",
+		"she rode him to school on her bike",
+		"she held his hand as the sun went down",
 	} {
 		for _, f := range c.Classify(nil, []byte(text)) {
 			if f.Severity >= 2 {
