@@ -174,6 +174,8 @@ var assistantReplies = []string{
 	// SEXUAL 2 before)
 	"In Nazi propaganda, Jews were portrayed as rats spreading disease.",
 	"Slavery in the United States kept millions of Black people in bondage until 1865.",
+	// medical safety (ctx-safety-q, 2026-11-27: SELF_HARM 3 before)
+	"Acetaminophen overdose can cause liver failure; seek emergency care immediately.",
 }
 
 // TestDefaultAssistantRepliesNotBlocked: such replies get no finding at

@@ -1104,6 +1104,8 @@ func TestSelfHarmRelapse(t *testing.T) {
 		{"i gave away my old clothes, i won't need them anymore", false},
 		{"we gave away the crib since we won't need it soon", false},
 		{"how do i avoid a relapse with self harm", false},
+		{"acetaminophen overdose can cause liver failure; seek emergency care immediately", false},
+		{"i'm going to overdose tonight, don't call poison control", true},
 	} {
 		if s := sevOf(c.Classify(nil, []byte(tt.text)), classifiers.SelfHarm); (s >= 2) != tt.blocked {
 			t.Errorf("text %d: SELF_HARM severity %d, want blocked %v", i, s, tt.blocked)
