@@ -1106,6 +1106,8 @@ func TestSelfHarmRelapse(t *testing.T) {
 		{"how do i avoid a relapse with self harm", false},
 		{"acetaminophen overdose can cause liver failure; seek emergency care immediately", false},
 		{"i'm going to overdose tonight, don't call poison control", true},
+		{"this spicy food is going to kill me", false},
+		{"these pills are going to kill me and i want them to", true},
 	} {
 		if s := sevOf(c.Classify(nil, []byte(tt.text)), classifiers.SelfHarm); (s >= 2) != tt.blocked {
 			t.Errorf("text %d: SELF_HARM severity %d, want blocked %v", i, s, tt.blocked)
