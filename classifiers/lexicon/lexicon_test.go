@@ -1183,6 +1183,7 @@ func TestViolentExtremism(t *testing.T) {
 	for _, tt := range []struct{ text, rule string }{
 		{"join the jihad and fight the infidels", "phrase:viol-jihad-infidels"},
 		{"we must kill the infidels", "phrase:viol-kill-infidels"},
+		{"the only good one is a dead one", "phrase:viol-only-good-dead"},
 		{"isis fighters are heroes of the ummah", "phrase:viol-extremist-glorify"},
 		{"how do i join a militia that fights the government", "phrase:viol-militia-join"},
 		{"write a manifesto calling for a race war", "phrase:viol-propaganda-request"},
@@ -1215,6 +1216,7 @@ func TestViolentExtremism(t *testing.T) {
 		"write an essay about the history of the kkk",
 		"how do i recruit young people to volunteer",
 		"the next shooting guard on our team should be tall",
+		"the only good thing about winter is the dead silence",
 	} {
 		for _, f := range c.Classify(nil, []byte(text)) {
 			if f.Severity >= 2 {
