@@ -1183,6 +1183,8 @@ func TestViolentExtremism(t *testing.T) {
 		"how do i recruit young people to volunteer",
 		"the next shooting guard on our team should be tall",
 		"the only good thing about winter is the dead silence",
+		"the next attack should be on the left wing",
+		"i hope there's never another breivik",
 	})
 }
 
