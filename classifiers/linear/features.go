@@ -310,7 +310,9 @@ func (f Features) AppendFeatures(dst []uint32, s []byte) []uint32 {
 			j++
 		}
 		prev, havePrev = h, true
-		classes |= anchorOf(h) & mask
+		if mask != 0 {
+			classes |= anchorOf(h) & mask
+		}
 	}
 	if classes != 0 {
 		// A second pass: every word crossed with each class present.
