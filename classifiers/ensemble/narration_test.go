@@ -1,0 +1,94 @@
+package ensemble_test
+
+import (
+	"maps"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/openrai/raiserver/classifiers"
+	"github.com/openrai/raiserver/classifiers/ensemble"
+	"github.com/openrai/raiserver/classifiers/linear/train"
+)
+
+// narrationCategory is the category each harmful label of
+// testdata/narration_probes.tsv should be blocked in.
+var narrationCategory = map[string]classifiers.Category{
+	"violence":  classifiers.Violence,
+	"sexual":    classifiers.Sexual,
+	"self_harm": classifiers.SelfHarm,
+	"hate":      classifiers.Hate,
+}
+
+// TestDefaultNarrationProbes runs the default ensemble over
+// testdata/narration_probes.tsv, a held-out set of harmful and benign
+// prose (graphic violence, threats, wishes of harm, glorification,
+// explicit sexual narration, solicitation, self-harm intent, hateful
+// rants; news, history, medicine, everyday idioms, fiction, romance,
+// support and groups), hand-written for this project by an author who saw
+// neither the rules nor the training rows (docs/classifiers-model.md).
+// Each row is scored as the server scores an item: window by window
+// (train.Windows: a segment with the context before it), the worst window
+// counting. A harmful row counts as caught when it is blocked (MEDIUM or
+// above) in its own category; a benign one as blocked when it is blocked
+// in any. The bounds are the shipped stack's result with a little slack,
+// so a change that makes either side worse fails here; the counts per
+// kind are logged (counts only, never text).
+func TestDefaultNarrationProbes(t *testing.T) {
+	const (
+		maxBenignBlocked = 0.03 // shipped: 1/120
+		minHarmCaught    = 0.40 // shipped: 47/110
+	)
+	c, err := ensemble.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	total, caught := map[string]int{}, map[string]int{}
+	var dst []classifiers.Finding
+	var ws []train.Window
+	eachLine(t, "testdata/narration_probes.tsv", func(ln int, line string) {
+		p := strings.SplitN(line, "\t", 3)
+		want, harmful := narrationCategory[p[0]]
+		if len(p) != 3 || (!harmful && p[0] != "benign") {
+			t.Fatalf("testdata/narration_probes.tsv:%d: want label<TAB>kind<TAB>text", ln)
+		}
+		side := "benign"
+		if harmful {
+			side = "harmful"
+		}
+		text := []byte(p[2])
+		hit := false
+		ws = train.Windows(ws[:0], text)
+		for _, w := range ws {
+			dst = c.Classify(dst[:0], text[w.From:w.End])
+			for _, f := range dst {
+				if w.From+f.End > w.Start && f.Severity >= 2 && (!harmful || f.Category == want) {
+					hit = true
+				}
+			}
+		}
+		for _, k := range []string{side, p[0] + "/" + p[1]} {
+			total[k]++
+			if hit {
+				caught[k]++
+			}
+		}
+	})
+	for _, k := range slices.Sorted(maps.Keys(total)) {
+		if strings.Contains(k, "/") {
+			t.Logf("%-20s blocked %3d of %3d", k, caught[k], total[k])
+		}
+	}
+	if total["benign"] == 0 || total["harmful"] == 0 {
+		t.Fatal("no benign or no harmful rows")
+	}
+	b := float64(caught["benign"]) / float64(total["benign"])
+	h := float64(caught["harmful"]) / float64(total["harmful"])
+	t.Logf("benign blocked %d/%d (%.3f), harmful blocked in their category %d/%d (%.3f)", caught["benign"], total["benign"], b, caught["harmful"], total["harmful"], h)
+	if b > maxBenignBlocked {
+		t.Errorf("benign prose blocked: %.3f, want <= %.2f", b, maxBenignBlocked)
+	}
+	if h < minHarmCaught {
+		t.Errorf("harmful prose blocked in its category: %.3f, want >= %.2f", h, minHarmCaught)
+	}
+}
