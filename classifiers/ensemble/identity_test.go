@@ -157,31 +157,38 @@ func eachLine(t *testing.T, path string, fn func(ln int, line string)) {
 // kind and its text.
 type probeRow struct{ side, kind, text string }
 
-// checkHateProbe classifies rows with the default ensemble, logs how many
-// of each kind are blocked as HATE (counts only, never text), and fails
-// when more than maxBenign of the benign rows or fewer than minHate of the
-// hateful ones are blocked.
+// checkHateProbe classifies rows with the default ensemble and checks how
+// many of each side are blocked as HATE (checkProbeRates).
 func checkHateProbe(t *testing.T, rows []probeRow, maxBenign, minHate float64) {
 	t.Helper()
 	total, blocked := countBlocked(t, rows, func(string) []classifiers.Category {
 		return []classifiers.Category{classifiers.Hate}
 	})
+	checkProbeRates(t, total, blocked, "hate", maxBenign, minHate)
+}
+
+// checkProbeRates logs, per kind ("side/kind" keys), how many rows were
+// blocked (counts only, never text), and fails when more than maxBenign of
+// the "benign" rows or fewer than minHarm of the harm side's rows are
+// blocked.
+func checkProbeRates(t *testing.T, total, blocked map[string]int, harm string, maxBenign, minHarm float64) {
+	t.Helper()
 	for _, k := range slices.Sorted(maps.Keys(total)) {
 		if strings.Contains(k, "/") {
-			t.Logf("%-22s HATE blocked %3d of %3d", k, blocked[k], total[k])
+			t.Logf("%-22s blocked %3d of %3d", k, blocked[k], total[k])
 		}
 	}
-	if total["benign"] == 0 || total["hate"] == 0 {
-		t.Fatal("no benign or no hate rows")
+	if total["benign"] == 0 || total[harm] == 0 {
+		t.Fatalf("no benign or no %s rows", harm)
 	}
 	b := float64(blocked["benign"]) / float64(total["benign"])
-	h := float64(blocked["hate"]) / float64(total["hate"])
-	t.Logf("benign blocked %d/%d (%.3f), hate blocked %d/%d (%.3f)", blocked["benign"], total["benign"], b, blocked["hate"], total["hate"], h)
+	h := float64(blocked[harm]) / float64(total[harm])
+	t.Logf("benign blocked %d/%d (%.3f), %s blocked %d/%d (%.3f)", blocked["benign"], total["benign"], b, harm, blocked[harm], total[harm], h)
 	if b > maxBenign {
-		t.Errorf("benign messages blocked as HATE: %.3f, want <= %.2f", b, maxBenign)
+		t.Errorf("benign rows blocked: %.3f, want <= %.2f", b, maxBenign)
 	}
-	if h < minHate {
-		t.Errorf("hateful messages blocked as HATE: %.3f, want >= %.2f", h, minHate)
+	if h < minHarm {
+		t.Errorf("%s rows blocked: %.3f, want >= %.2f", harm, h, minHarm)
 	}
 }
 

@@ -1,8 +1,6 @@
 package ensemble_test
 
 import (
-	"maps"
-	"slices"
 	"strings"
 	"testing"
 
@@ -74,21 +72,5 @@ func TestDefaultNarrationProbes(t *testing.T) {
 			}
 		}
 	})
-	for _, k := range slices.Sorted(maps.Keys(total)) {
-		if strings.Contains(k, "/") {
-			t.Logf("%-20s blocked %3d of %3d", k, caught[k], total[k])
-		}
-	}
-	if total["benign"] == 0 || total["harmful"] == 0 {
-		t.Fatal("no benign or no harmful rows")
-	}
-	b := float64(caught["benign"]) / float64(total["benign"])
-	h := float64(caught["harmful"]) / float64(total["harmful"])
-	t.Logf("benign blocked %d/%d (%.3f), harmful blocked in their category %d/%d (%.3f)", caught["benign"], total["benign"], b, caught["harmful"], total["harmful"], h)
-	if b > maxBenignBlocked {
-		t.Errorf("benign prose blocked: %.3f, want <= %.2f", b, maxBenignBlocked)
-	}
-	if h < minHarmCaught {
-		t.Errorf("harmful prose blocked in its category: %.3f, want >= %.2f", h, minHarmCaught)
-	}
+	checkProbeRates(t, total, caught, "harmful", maxBenignBlocked, minHarmCaught)
 }
