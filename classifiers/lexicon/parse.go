@@ -23,23 +23,23 @@ var (
 	ErrOption   = errors.New("lexicon: invalid option")
 )
 
-const maxClasses = 832
+const maxClasses = 896
 
 // mask is a set of class indices. meets and or are written out for its
-// thirteen words; the array below fails to compile when maxClasses changes
+// fourteen words; the array below fails to compile when maxClasses changes
 // the word count, so they cannot silently ignore a word.
 type mask [maxClasses / 64]uint64
 
-var _ = [1]struct{}{}[len(mask{})-13]
+var _ = [1]struct{}{}[len(mask{})-14]
 
 func (m *mask) set(i int)      { m[i>>6] |= 1 << (i & 63) }
 func (m *mask) has(i int) bool { return m[i>>6]&(1<<(i&63)) != 0 }
 func (m *mask) meets(o *mask) bool {
-	return m[0]&o[0]|m[1]&o[1]|m[2]&o[2]|m[3]&o[3]|m[4]&o[4]|m[5]&o[5]|m[6]&o[6]|m[7]&o[7]|m[8]&o[8]|m[9]&o[9]|m[10]&o[10]|m[11]&o[11]|m[12]&o[12] != 0
+	return m[0]&o[0]|m[1]&o[1]|m[2]&o[2]|m[3]&o[3]|m[4]&o[4]|m[5]&o[5]|m[6]&o[6]|m[7]&o[7]|m[8]&o[8]|m[9]&o[9]|m[10]&o[10]|m[11]&o[11]|m[12]&o[12]|m[13]&o[13] != 0
 }
 func (m *mask) or(o *mask) {
 	m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7] = m[0]|o[0], m[1]|o[1], m[2]|o[2], m[3]|o[3], m[4]|o[4], m[5]|o[5], m[6]|o[6], m[7]|o[7]
-	m[8], m[9], m[10], m[11], m[12] = m[8]|o[8], m[9]|o[9], m[10]|o[10], m[11]|o[11], m[12]|o[12]
+	m[8], m[9], m[10], m[11], m[12], m[13] = m[8]|o[8], m[9]|o[9], m[10]|o[10], m[11]|o[11], m[12]|o[12], m[13]|o[13]
 }
 
 // catSet is a set of categories.
