@@ -170,7 +170,7 @@ func checkHateProbe(t *testing.T, rows []probeRow, maxBenign, minHate float64) {
 // checkProbeRates logs, per kind ("side/kind" keys), how many rows were
 // blocked (counts only, never text), and fails when more than maxBenign of
 // the "benign" rows or fewer than minHarm of the harm side's rows are
-// blocked.
+// blocked. With harm "" the probe has no harmful side.
 func checkProbeRates(t *testing.T, total, blocked map[string]int, harm string, maxBenign, minHarm float64) {
 	t.Helper()
 	for _, k := range slices.Sorted(maps.Keys(total)) {
@@ -178,15 +178,19 @@ func checkProbeRates(t *testing.T, total, blocked map[string]int, harm string, m
 			t.Logf("%-22s blocked %3d of %3d", k, blocked[k], total[k])
 		}
 	}
-	if total["benign"] == 0 || total[harm] == 0 {
+	if total["benign"] == 0 || (harm != "" && total[harm] == 0) {
 		t.Fatalf("no benign or no %s rows", harm)
 	}
 	b := float64(blocked["benign"]) / float64(total["benign"])
-	h := float64(blocked[harm]) / float64(total[harm])
-	t.Logf("benign blocked %d/%d (%.3f), %s blocked %d/%d (%.3f)", blocked["benign"], total["benign"], b, harm, blocked[harm], total[harm], h)
+	t.Logf("benign blocked %d/%d (%.3f)", blocked["benign"], total["benign"], b)
 	if b > maxBenign {
 		t.Errorf("benign rows blocked: %.3f, want <= %.2f", b, maxBenign)
 	}
+	if harm == "" {
+		return
+	}
+	h := float64(blocked[harm]) / float64(total[harm])
+	t.Logf("%s blocked %d/%d (%.3f)", harm, blocked[harm], total[harm], h)
 	if h < minHarm {
 		t.Errorf("%s rows blocked: %.3f, want >= %.2f", harm, h, minHarm)
 	}

@@ -74,3 +74,44 @@ func TestDefaultNarrationProbes(t *testing.T) {
 	})
 	checkProbeRates(t, total, caught, "harmful", maxBenignBlocked, minHarmCaught)
 }
+
+// TestDefaultEverydayProse runs the default ensemble over
+// testdata/everyday_prose.tsv, a held-out set of harmless everyday prose
+// and chat (romance, dressing, family, bodies, food, feelings, idioms,
+// requests for harmless stories) that uses words harmful text also uses,
+// hand-written for this project by an author who saw neither the rules
+// nor the training rows (docs/classifiers-model.md). Each row is scored
+// as the server scores an item; none should be blocked. The bound is the
+// shipped stack's result with a little slack; the counts per kind are
+// logged (counts only, never text).
+func TestDefaultEverydayProse(t *testing.T) {
+	const maxBlocked = 0.02 // shipped: 1/200
+	c, err := ensemble.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	total, blocked := map[string]int{}, map[string]int{}
+	var dst []classifiers.Finding
+	var ws []train.Window
+	eachLine(t, "testdata/everyday_prose.tsv", func(ln int, line string) {
+		kind, text, ok := strings.Cut(line, "\t")
+		if !ok {
+			t.Fatalf("testdata/everyday_prose.tsv:%d: want kind<TAB>text", ln)
+		}
+		hit := false
+		ws = train.Windows(ws[:0], []byte(text))
+		for _, w := range ws {
+			dst = c.Classify(dst[:0], []byte(text)[w.From:w.End])
+			for _, f := range dst {
+				hit = hit || (w.From+f.End > w.Start && f.Severity >= 2)
+			}
+		}
+		for _, k := range []string{"benign", "benign/" + kind} {
+			total[k]++
+			if hit {
+				blocked[k]++
+			}
+		}
+	})
+	checkProbeRates(t, total, blocked, "", maxBlocked, 0)
+}
