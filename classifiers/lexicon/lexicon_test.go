@@ -1263,6 +1263,7 @@ func TestChatSetups(t *testing.T) {
 		"the surgeon sawed through the bone and the nurse suctioned the blood from the wound",
 		"the butcher cracked the ribs of the carcass and the blood drained into the bucket",
 		"i cracked my tooth on a bone and my gums were bleeding",
+		"the wolf tore into the deer's flesh and the snow turned red with blood",
 		"the doctors killed the virus with a new drug",
 		"the nurses beat the deadline for the report",
 		"i hope the baby doesn't wake up before i finish dinner",
