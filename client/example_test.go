@@ -252,7 +252,7 @@ func ExampleGate() {
 	fmt.Printf("shown: %q\n", shown.String())
 	// Output:
 	// shown: "Sure. "
-	// stopped: violence severity 5 in COMPLETION "0"/0 bytes [6, 50)
+	// stopped: violence severity 4 in COMPLETION "0"/0 bytes [6, 50)
 	// finish_reason: content_filter
 }
 

@@ -73,8 +73,8 @@ func TestDefaultDeserveRightsNotBlocked(t *testing.T) {
 // (counts only, never text).
 func TestDefaultIdentityProbes(t *testing.T) {
 	const (
-		maxBenignBlocked = 0.12 // shipped: 21/221
-		minHateBlocked   = 0.66 // shipped: 78/111
+		maxBenignBlocked = 0.12 // shipped: 23/221
+		minHateBlocked   = 0.66 // shipped: 79/111
 	)
 	var rows []probeRow
 	eachLine(t, "testdata/identity_probes.tsv", func(ln int, line string) {

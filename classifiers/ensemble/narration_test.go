@@ -35,7 +35,7 @@ var narrationCategory = map[string]classifiers.Category{
 func TestDefaultNarrationProbes(t *testing.T) {
 	const (
 		maxBenignBlocked = 0.03 // shipped: 1/120
-		minHarmCaught    = 0.46 // shipped: 54/110
+		minHarmCaught    = 0.60 // shipped: 69/110
 	)
 	c, err := ensemble.Default()
 	if err != nil {

@@ -1,7 +1,8 @@
 // Command rai-train trains the linear harm model shipped in
 // classifiers/linear/model from the labelled public data in ../shared/data
-// and the hand-written examples in cmd/rai-train/synthetic.tsv and
-// synthetic-sexual-context.tsv, reusing
+// and the hand-written examples in cmd/rai-train/synthetic.tsv,
+// synthetic-sexual-context.tsv and the three synthetic-prose-*.tsv files,
+// reusing
 // the phrase term in classifiers/linear/model/phrase-term.gob (-conv-load;
 // empty fits a new one, -conv-save writes the fitted one).
 //
@@ -108,7 +109,13 @@ func run(args []string, stdout io.Writer) error {
 	def := train.DefaultConfig()
 	fs := flag.NewFlagSet("rai-train", flag.ContinueOnError)
 	dataDir := fs.String("data", filepath.Join(root, "..", "shared", "data"), "folder of the public data sets (empty: none)")
-	synth := fs.String("synthetic", filepath.Join(root, "cmd", "rai-train", "synthetic.tsv")+","+filepath.Join(root, "cmd", "rai-train", "synthetic-sexual-context.tsv"), "hand-written examples, TSV files, comma-separated (empty: none)")
+	synth := fs.String("synthetic", strings.Join([]string{
+		filepath.Join(root, "cmd", "rai-train", "synthetic.tsv"),
+		filepath.Join(root, "cmd", "rai-train", "synthetic-sexual-context.tsv"),
+		filepath.Join(root, "cmd", "rai-train", "synthetic-prose-violence.tsv"),
+		filepath.Join(root, "cmd", "rai-train", "synthetic-prose-sexual.tsv"),
+		filepath.Join(root, "cmd", "rai-train", "synthetic-prose-everyday.tsv"),
+	}, ","), "hand-written examples, TSV files, comma-separated (empty: none)")
 	outDir := fs.String("out", filepath.Join(root, "classifiers", "linear", "model"), "output folder for weights.bin.gz and MANIFEST.json")
 	bits := fs.Uint("bits", uint(def.Features.Bits), "log2 of the hash buckets")
 	minN := fs.Uint("minn", uint(def.Features.MinN), "shortest character n-gram (0: none)")

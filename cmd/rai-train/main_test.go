@@ -192,7 +192,7 @@ func TestConvSaveLoad(t *testing.T) {
 // TestSyntheticFiles: the hand-written files parse, and -synthetic takes
 // several files, each recorded in the manifest's inputs.
 func TestSyntheticFiles(t *testing.T) {
-	for _, name := range []string{"synthetic.tsv", "synthetic-sexual-context.tsv", "synthetic-counselling.tsv", "synthetic-identity.tsv", "synthetic-requests.tsv", "synthetic-prose-violence.tsv", "synthetic-prose-sexual.tsv"} {
+	for _, name := range []string{"synthetic.tsv", "synthetic-sexual-context.tsv", "synthetic-counselling.tsv", "synthetic-identity.tsv", "synthetic-requests.tsv", "synthetic-prose-violence.tsv", "synthetic-prose-sexual.tsv", "synthetic-prose-everyday.tsv"} {
 		var c train.Corpus
 		if err := c.AddSynthetic(name, "synthetic/"+name); err != nil {
 			t.Fatal(err)
