@@ -37,41 +37,20 @@ func TestDefaultNarrationProbes(t *testing.T) {
 		maxBenignBlocked = 0.03 // shipped: 1/120
 		minHarmCaught    = 0.60 // shipped: 69/110
 	)
-	c, err := ensemble.Default()
-	if err != nil {
-		t.Fatal(err)
-	}
-	total, caught := map[string]int{}, map[string]int{}
-	var dst []classifiers.Finding
-	var ws []train.Window
+	var rows []itemRow
 	eachLine(t, "testdata/narration_probes.tsv", func(ln int, line string) {
 		p := strings.SplitN(line, "\t", 3)
 		want, harmful := narrationCategory[p[0]]
 		if len(p) != 3 || (!harmful && p[0] != "benign") {
 			t.Fatalf("testdata/narration_probes.tsv:%d: want label<TAB>kind<TAB>text", ln)
 		}
-		side := "benign"
+		r := itemRow{side: "benign", kind: p[0] + "/" + p[1], text: p[2]}
 		if harmful {
-			side = "harmful"
+			r.side, r.cat = "harmful", &want
 		}
-		text := []byte(p[2])
-		hit := false
-		ws = train.Windows(ws[:0], text)
-		for _, w := range ws {
-			dst = c.Classify(dst[:0], text[w.From:w.End])
-			for _, f := range dst {
-				if w.From+f.End > w.Start && f.Severity >= 2 && (!harmful || f.Category == want) {
-					hit = true
-				}
-			}
-		}
-		for _, k := range []string{side, p[0] + "/" + p[1]} {
-			total[k]++
-			if hit {
-				caught[k]++
-			}
-		}
+		rows = append(rows, r)
 	})
+	total, caught := countBlockedItems(t, rows)
 	checkProbeRates(t, total, caught, "harmful", maxBenignBlocked, minHarmCaught)
 }
 
@@ -86,32 +65,58 @@ func TestDefaultNarrationProbes(t *testing.T) {
 // logged (counts only, never text).
 func TestDefaultEverydayProse(t *testing.T) {
 	const maxBlocked = 0.02 // shipped: 1/200
-	c, err := ensemble.Default()
-	if err != nil {
-		t.Fatal(err)
-	}
-	total, blocked := map[string]int{}, map[string]int{}
-	var dst []classifiers.Finding
-	var ws []train.Window
+	var rows []itemRow
 	eachLine(t, "testdata/everyday_prose.tsv", func(ln int, line string) {
 		kind, text, ok := strings.Cut(line, "\t")
 		if !ok {
 			t.Fatalf("testdata/everyday_prose.tsv:%d: want kind<TAB>text", ln)
 		}
+		rows = append(rows, itemRow{side: "benign", kind: "benign/" + kind, text: text})
+	})
+	total, blocked := countBlockedItems(t, rows)
+	checkProbeRates(t, total, blocked, "", maxBlocked, 0)
+}
+
+// itemRow is one item of a prose probe: its side ("benign" or "harmful"),
+// its "label/kind" key, its text, and for a harmful row the category it
+// should be blocked in (nil: any).
+type itemRow struct {
+	side, kind, text string
+	cat              *classifiers.Category
+}
+
+// countBlockedItems scores each row as the server scores an item (window
+// by window, train.Windows: a segment with the context before it; a
+// finding that ends in the context belongs to the window before) and
+// counts, per side and per kind, the rows and those blocked (MEDIUM or
+// above) in the row's category, or in any for a row without one.
+func countBlockedItems(t *testing.T, rows []itemRow) (total, blocked map[string]int) {
+	t.Helper()
+	c, err := ensemble.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	total, blocked = map[string]int{}, map[string]int{}
+	var dst []classifiers.Finding
+	var ws []train.Window
+	for _, r := range rows {
+		text := []byte(r.text)
 		hit := false
-		ws = train.Windows(ws[:0], []byte(text))
+		ws = train.Windows(ws[:0], text)
 		for _, w := range ws {
-			dst = c.Classify(dst[:0], []byte(text)[w.From:w.End])
+			dst = c.Classify(dst[:0], text[w.From:w.End])
 			for _, f := range dst {
-				hit = hit || (w.From+f.End > w.Start && f.Severity >= 2)
+				if w.From+f.End > w.Start && f.Severity >= 2 && (r.cat == nil || f.Category == *r.cat) {
+					hit = true
+				}
 			}
 		}
-		for _, k := range []string{"benign", "benign/" + kind} {
+		for _, k := range []string{r.side, r.kind} {
 			total[k]++
 			if hit {
 				blocked[k]++
 			}
 		}
-	})
-	checkProbeRates(t, total, blocked, "", maxBlocked, 0)
+	}
+	return total, blocked
 }
