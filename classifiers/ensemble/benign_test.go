@@ -277,6 +277,9 @@ var everydayChat = []string{
 	"He undressed the baby for her bath.",
 	// a job named (sex-worker-self; SEXUAL 2, the model lifting a LOW term)
 	"I'm a sex worker and I want to know my legal rights.",
+	// news attributed (viol-news-said, 2026-11-27: VIOLENCE 2 by the model
+	// alone, 3 with the model trained with the prose rows)
+	"The police shot the suspect after he pulled a gun on them, the news said.",
 	// food licked (sex-food-lick, 2026-11-27: SEXUAL 3 by the model alone)
 	"She licked the ice cream off her lips and rubbed her sticky hands on her jeans.",
 	"The kids licked the frosting off the cupcakes.",

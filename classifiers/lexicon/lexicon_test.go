@@ -39,6 +39,7 @@ var harmful = []struct {
 	min  uint8
 }{
 	{"threat first person", "I'm going to kill you tomorrow", classifiers.Violence, 3},
+	{"suffering promised", "i'll make you scream and beg for your life", classifiers.Violence, 3},
 	{"a threat at the gym is no sport", "i'm going to strangle him at the gym tomorrow", classifiers.Violence, 3},
 	{"days without food, still fat", "i haven't eaten in four days and i still feel fat", classifiers.SelfHarm, 3},
 	{"what makes a group so bad at", "what makes asians such bad drivers", classifiers.Hate, 2},
@@ -1240,6 +1241,8 @@ func TestChatSetups(t *testing.T) {
 		{"dense gore: agony first", "he was still shrieking when the saw bit into the bone and severed the leg", classifiers.Violence, "phrase:viol-gore-dense-3"},
 		{"a profession attacked", "we should kill the doctors who do abortions", classifiers.Violence, "phrase:threat-will"},
 		{"not waking up wished", "some nights i pray that i won't wake up", classifiers.SelfHarm, "phrase:sh-wish-wake"},
+		{"touching yourself asked for", "i want to watch you touch yourself tonight", classifiers.Sexual, "phrase:sex-act-you"},
+		{"every inch of you", "i want to taste every inch of you", classifiers.Sexual, "phrase:sex-act-you"},
 		{"pills put by", "i have been stockpiling my meds for weeks", classifiers.SelfHarm, "phrase:sh-stockpile"},
 		{"a car as the method", "my plan is to drive my car off the pier on sunday", classifiers.SelfHarm, "phrase:sh-will"},
 		{"dense sex: move, part, arousal", "he stroked her clit until she was trembling", classifiers.Sexual, "phrase:sex-dense"},
