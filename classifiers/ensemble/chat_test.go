@@ -38,11 +38,11 @@ func TestDefaultChatRequests(t *testing.T) {
 		}
 		rows = append(rows, probeRow{side, kind, p[1]})
 	})
-	total, blocked := countBlocked(t, rows, func(side string) []classifiers.Category {
-		if c, ok := catOf[side]; ok {
+	total, blocked := countBlocked(t, rows, false, func(r probeRow) []classifiers.Category {
+		if c, ok := catOf[r.side]; ok {
 			return []classifiers.Category{c}
 		}
-		return []classifiers.Category{classifiers.Hate, classifiers.Sexual, classifiers.Violence, classifiers.SelfHarm}
+		return allCategories
 	})
 	for _, k := range slices.Sorted(maps.Keys(total)) {
 		if strings.Contains(k, "/") {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/openrai/raiserver/classifiers"
 	"github.com/openrai/raiserver/classifiers/ensemble"
+	"github.com/openrai/raiserver/classifiers/linear/train"
 )
 
 // counterSpeech is written for this test: messages that name a hateful
@@ -153,15 +154,15 @@ func eachLine(t *testing.T, path string, fn func(ln int, line string)) {
 	}
 }
 
-// probeRow is one message of a HATE probe: side "benign" or "hate", its
-// kind and its text.
+// probeRow is one message or item of a probe: its side ("benign", or the
+// harm it holds), its kind and its text.
 type probeRow struct{ side, kind, text string }
 
 // checkHateProbe classifies rows with the default ensemble and checks how
 // many of each side are blocked as HATE (checkProbeRates).
 func checkHateProbe(t *testing.T, rows []probeRow, maxBenign, minHate float64) {
 	t.Helper()
-	total, blocked := countBlocked(t, rows, func(string) []classifiers.Category {
+	total, blocked := countBlocked(t, rows, false, func(probeRow) []classifiers.Category {
 		return []classifiers.Category{classifiers.Hate}
 	})
 	checkProbeRates(t, total, blocked, "hate", maxBenign, minHate)
@@ -196,10 +197,17 @@ func checkProbeRates(t *testing.T, total, blocked map[string]int, harm string, m
 	}
 }
 
+// allCategories are the four categories: a benign row must be blocked in
+// none of them.
+var allCategories = []classifiers.Category{classifiers.Hate, classifiers.Sexual, classifiers.Violence, classifiers.SelfHarm}
+
 // countBlocked classifies rows with the default ensemble and counts, per
 // side and per side/kind, the rows and those blocked (MEDIUM or above) in
-// one of the categories cats gives for the row's side.
-func countBlocked(t *testing.T, rows []probeRow, cats func(side string) []classifiers.Category) (total, blocked map[string]int) {
+// one of the categories cats gives for the row. With windowed, each row is
+// scored as the server scores an item (train.Windows: segment by segment
+// with the context before it; a finding that ends in the context belongs
+// to the window before, the worst window counting); without, as one text.
+func countBlocked(t *testing.T, rows []probeRow, windowed bool, cats func(probeRow) []classifiers.Category) (total, blocked map[string]int) {
 	t.Helper()
 	c, err := ensemble.Default()
 	if err != nil {
@@ -207,16 +215,25 @@ func countBlocked(t *testing.T, rows []probeRow, cats func(side string) []classi
 	}
 	total, blocked = map[string]int{}, map[string]int{}
 	var dst []classifiers.Finding
+	var ws []train.Window
 	for _, r := range rows {
-		total[r.side]++
-		total[r.side+"/"+r.kind]++
-		want := cats(r.side)
-		dst = c.Classify(dst[:0], []byte(r.text))
-		for _, f := range dst {
-			if f.Severity >= 2 && slices.Contains(want, f.Category) {
-				blocked[r.side]++
-				blocked[r.side+"/"+r.kind]++
-				break
+		text := []byte(r.text)
+		want := cats(r)
+		ws = append(ws[:0], train.Window{End: len(text)})
+		if windowed {
+			ws = train.Windows(ws[:0], text)
+		}
+		hit := false
+		for _, w := range ws {
+			dst = c.Classify(dst[:0], text[w.From:w.End])
+			for _, f := range dst {
+				hit = hit || (w.From+f.End > w.Start && f.Severity >= 2 && slices.Contains(want, f.Category))
+			}
+		}
+		for _, k := range []string{r.side, r.side + "/" + r.kind} {
+			total[k]++
+			if hit {
+				blocked[k]++
 			}
 		}
 	}

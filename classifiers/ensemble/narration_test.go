@@ -5,8 +5,6 @@ import (
 	"testing"
 
 	"github.com/openrai/raiserver/classifiers"
-	"github.com/openrai/raiserver/classifiers/ensemble"
-	"github.com/openrai/raiserver/classifiers/linear/train"
 )
 
 // narrationCategory is the category each harmful label of
@@ -37,20 +35,25 @@ func TestDefaultNarrationProbes(t *testing.T) {
 		maxBenignBlocked = 0.03 // shipped: 1/120
 		minHarmCaught    = 0.60 // shipped: 69/110
 	)
-	var rows []itemRow
+	var rows []probeRow
 	eachLine(t, "testdata/narration_probes.tsv", func(ln int, line string) {
 		p := strings.SplitN(line, "\t", 3)
-		want, harmful := narrationCategory[p[0]]
+		_, harmful := narrationCategory[p[0]]
 		if len(p) != 3 || (!harmful && p[0] != "benign") {
 			t.Fatalf("testdata/narration_probes.tsv:%d: want label<TAB>kind<TAB>text", ln)
 		}
-		r := itemRow{side: "benign", kind: p[0] + "/" + p[1], text: p[2]}
+		r := probeRow{"benign", p[1], p[2]}
 		if harmful {
-			r.side, r.cat = "harmful", &want
+			r.side, r.kind = "harmful", p[0]+"/"+p[1]
 		}
 		rows = append(rows, r)
 	})
-	total, caught := countBlockedItems(t, rows)
+	total, caught := countBlocked(t, rows, true, func(r probeRow) []classifiers.Category {
+		if label, _, _ := strings.Cut(r.kind, "/"); r.side == "harmful" {
+			return []classifiers.Category{narrationCategory[label]}
+		}
+		return allCategories
+	})
 	checkProbeRates(t, total, caught, "harmful", maxBenignBlocked, minHarmCaught)
 }
 
@@ -65,58 +68,14 @@ func TestDefaultNarrationProbes(t *testing.T) {
 // logged (counts only, never text).
 func TestDefaultEverydayProse(t *testing.T) {
 	const maxBlocked = 0.02 // shipped: 1/200
-	var rows []itemRow
+	var rows []probeRow
 	eachLine(t, "testdata/everyday_prose.tsv", func(ln int, line string) {
 		kind, text, ok := strings.Cut(line, "\t")
 		if !ok {
 			t.Fatalf("testdata/everyday_prose.tsv:%d: want kind<TAB>text", ln)
 		}
-		rows = append(rows, itemRow{side: "benign", kind: "benign/" + kind, text: text})
+		rows = append(rows, probeRow{"benign", kind, text})
 	})
-	total, blocked := countBlockedItems(t, rows)
+	total, blocked := countBlocked(t, rows, true, func(probeRow) []classifiers.Category { return allCategories })
 	checkProbeRates(t, total, blocked, "", maxBlocked, 0)
-}
-
-// itemRow is one item of a prose probe: its side ("benign" or "harmful"),
-// its "label/kind" key, its text, and for a harmful row the category it
-// should be blocked in (nil: any).
-type itemRow struct {
-	side, kind, text string
-	cat              *classifiers.Category
-}
-
-// countBlockedItems scores each row as the server scores an item (window
-// by window, train.Windows: a segment with the context before it; a
-// finding that ends in the context belongs to the window before) and
-// counts, per side and per kind, the rows and those blocked (MEDIUM or
-// above) in the row's category, or in any for a row without one.
-func countBlockedItems(t *testing.T, rows []itemRow) (total, blocked map[string]int) {
-	t.Helper()
-	c, err := ensemble.Default()
-	if err != nil {
-		t.Fatal(err)
-	}
-	total, blocked = map[string]int{}, map[string]int{}
-	var dst []classifiers.Finding
-	var ws []train.Window
-	for _, r := range rows {
-		text := []byte(r.text)
-		hit := false
-		ws = train.Windows(ws[:0], text)
-		for _, w := range ws {
-			dst = c.Classify(dst[:0], text[w.From:w.End])
-			for _, f := range dst {
-				if w.From+f.End > w.Start && f.Severity >= 2 && (r.cat == nil || f.Category == *r.cat) {
-					hit = true
-				}
-			}
-		}
-		for _, k := range []string{r.side, r.kind} {
-			total[k]++
-			if hit {
-				blocked[k]++
-			}
-		}
-	}
-	return total, blocked
 }
