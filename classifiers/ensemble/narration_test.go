@@ -35,12 +35,41 @@ func TestDefaultNarrationProbes(t *testing.T) {
 		maxBenignBlocked = 0.03 // shipped: 1/120
 		minHarmCaught    = 0.60 // shipped: 69/110
 	)
+	total, caught := countLabelled(t, "testdata/narration_probes.tsv")
+	checkProbeRates(t, total, caught, "harmful", maxBenignBlocked, minHarmCaught)
+}
+
+// TestDefaultPromptsPostsProbes runs the default ensemble over
+// testdata/prompts_posts_probes.tsv, a held-out set of chatbot prompts
+// (requests for explicit sex, violence, self-harm methods, demeaning
+// content about groups) and multi-sentence posts (violent fantasies,
+// suicidal intent, hateful rants), with benign prompts and posts in the
+// same words (coding, health, history, fiction, recovery, venting,
+// discrimination), hand-written for this project as the narration probe
+// was, by an author who saw neither the rules nor the training rows nor
+// the hand-written training prompts and posts (docs/classifiers-model.md).
+// Scored and bounded as TestDefaultNarrationProbes.
+func TestDefaultPromptsPostsProbes(t *testing.T) {
+	const (
+		maxBenignBlocked = 0.07 // shipped: 6/150
+		minHarmCaught    = 0.70 // shipped: 113/150
+	)
+	total, caught := countLabelled(t, "testdata/prompts_posts_probes.tsv")
+	checkProbeRates(t, total, caught, "harmful", maxBenignBlocked, minHarmCaught)
+}
+
+// countLabelled scores the rows of a probe file of label<TAB>kind<TAB>text
+// lines (label: a category of narrationCategory, which a harmful row must
+// be blocked in, or benign, which must not be blocked in any) window by
+// window and returns countBlocked's totals.
+func countLabelled(t *testing.T, path string) (total, caught map[string]int) {
+	t.Helper()
 	var rows []probeRow
-	eachLine(t, "testdata/narration_probes.tsv", func(ln int, line string) {
+	eachLine(t, path, func(ln int, line string) {
 		p := strings.SplitN(line, "\t", 3)
 		_, harmful := narrationCategory[p[0]]
 		if len(p) != 3 || (!harmful && p[0] != "benign") {
-			t.Fatalf("testdata/narration_probes.tsv:%d: want label<TAB>kind<TAB>text", ln)
+			t.Fatalf("%s:%d: want label<TAB>kind<TAB>text", path, ln)
 		}
 		r := probeRow{"benign", p[1], p[2]}
 		if harmful {
@@ -48,13 +77,12 @@ func TestDefaultNarrationProbes(t *testing.T) {
 		}
 		rows = append(rows, r)
 	})
-	total, caught := countBlocked(t, rows, true, func(r probeRow) []classifiers.Category {
+	return countBlocked(t, rows, true, func(r probeRow) []classifiers.Category {
 		if label, _, _ := strings.Cut(r.kind, "/"); r.side == "harmful" {
 			return []classifiers.Category{narrationCategory[label]}
 		}
 		return allCategories
 	})
-	checkProbeRates(t, total, caught, "harmful", maxBenignBlocked, minHarmCaught)
 }
 
 // TestDefaultEverydayProse runs the default ensemble over
