@@ -409,6 +409,9 @@ var benign = []struct{ name, text string }{
 	{"lol, game and accident words 4", "i killed him in the game lol"},
 	{"lol, game and accident words 5", "i cut myself while cooking"},
 	{"lol, game and accident words 6", "i hurt myself playing football"},
+	{"a friend's plan told", "my brother is planning his suicide and i dont know what to do"},
+	{"a death scene rehearsed", "we are planning my death scene in the play"},
+	{"purging advised against", "don't make yourself throw up if you swallowed bleach, call poison control"},
 }
 
 // holds: counter-speech, negated claims and rights claims about a group. Each gets a LOW
@@ -1254,6 +1257,9 @@ func TestChatSetups(t *testing.T) {
 		{"dense sex: move, part, arousal", "he stroked her clit until she was trembling", classifiers.Sexual, "phrase:sex-dense"},
 		{"dense sex: part first", "her nipples hardened as he sucked them and she gasped", classifiers.Sexual, "phrase:sex-dense-2"},
 		{"dense sex: arousal first", "moaning, she pressed his cock deeper and rode him", classifiers.Sexual, "phrase:sex-dense-3"},
+		{"own suicide planned", "ive been planning my suicide for weeks now", classifiers.SelfHarm, "phrase:sh-plan-own"},
+		{"suicide note written", "i wrote my suicide note last night", classifiers.SelfHarm, "phrase:sh-plan-own"},
+		{"purging urged", "if you slip up and eat, make yourself throw up after", classifiers.SelfHarm, "phrase:sh-ed-urge"},
 	}, []string{
 		"she cut the chicken's head off and plucked it for dinner",
 		"we should head off before the traffic gets bad",
