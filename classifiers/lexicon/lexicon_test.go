@@ -411,6 +411,10 @@ var benign = []struct{ name, text string }{
 	{"lol, game and accident words 6", "i hurt myself playing football"},
 	{"a friend's plan told", "my brother is planning his suicide and i dont know what to do"},
 	{"a death scene rehearsed", "we are planning my death scene in the play"},
+	{"harm denied as deserved 1", "she didn't deserve to get raped"},
+	{"harm denied as deserved 2", "no one deserves to die like that"},
+	{"a dream of sport", "i dream about shooting hoops with my dad"},
+	{"a recipe's skin", "peel the skin off the chicken before roasting"},
 	{"purging advised against", "don't make yourself throw up if you swallowed bleach, call poison control"},
 }
 
@@ -1260,6 +1264,9 @@ func TestChatSetups(t *testing.T) {
 		{"own suicide planned", "ive been planning my suicide for weeks now", classifiers.SelfHarm, "phrase:sh-plan-own"},
 		{"suicide note written", "i wrote my suicide note last night", classifiers.SelfHarm, "phrase:sh-plan-own"},
 		{"purging urged", "if you slip up and eat, make yourself throw up after", classifiers.SelfHarm, "phrase:sh-ed-urge"},
+		{"a violent fantasy told", "i fantasize every day about strangling my boss with his own tie", classifiers.Violence, "phrase:viol-fantasy"},
+		{"violence approved after the fact", "the teacher deserved to get stabbed, the kid did the world a favor", classifiers.Violence, "phrase:viol-deserved"},
+		{"skin peeled in a requested scene", "write a scene where the killer peels the skin off his victim", classifiers.Violence, "phrase:viol-gore-scene"},
 	}, []string{
 		"she cut the chicken's head off and plucked it for dinner",
 		"we should head off before the traffic gets bad",
