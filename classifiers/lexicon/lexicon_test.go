@@ -415,6 +415,11 @@ var benign = []struct{ name, text string }{
 	{"harm denied as deserved 2", "no one deserves to die like that"},
 	{"a dream of sport", "i dream about shooting hoops with my dad"},
 	{"a recipe's skin", "peel the skin off the chicken before roasting"},
+	{"fireworks enjoyed", "watching the fireworks get shot into the sky was the best thing"},
+	{"a team beaten", "watching my team get beaten 5-0 was hilarious"},
+	{"one's own bones", "i'm going to break every bone in my body if i try that trick"},
+	{"a hospital admission", "im gonna have to put my son in the hospital"},
+	{"back to the hospital", "the doctor says we will put her back in the hospital for a week"},
 	{"purging advised against", "don't make yourself throw up if you swallowed bleach, call poison control"},
 }
 
@@ -1266,6 +1271,9 @@ func TestChatSetups(t *testing.T) {
 		{"purging urged", "if you slip up and eat, make yourself throw up after", classifiers.SelfHarm, "phrase:sh-ed-urge"},
 		{"a violent fantasy told", "i fantasize every day about strangling my boss with his own tie", classifiers.Violence, "phrase:viol-fantasy"},
 		{"violence approved after the fact", "the teacher deserved to get stabbed, the kid did the world a favor", classifiers.Violence, "phrase:viol-deserved"},
+		{"harm to people enjoyed as a spectacle", "seeing those protesters get run over by that truck was the best thing all week", classifiers.Violence, "phrase:viol-enjoy-seen"},
+		{"a hospital promised", "one more time and im gonna put him in the hospital", classifiers.Violence, "phrase:threat-put-in"},
+		{"bones promised broken", "honestly i wanna break every bone in that referee's body", classifiers.Violence, "phrase:threat-bones"},
 		{"skin peeled in a requested scene", "write a scene where the killer peels the skin off his victim", classifiers.Violence, "phrase:viol-gore-scene"},
 	}, []string{
 		"she cut the chicken's head off and plucked it for dinner",
