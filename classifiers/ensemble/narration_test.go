@@ -107,3 +107,26 @@ func TestDefaultEverydayProse(t *testing.T) {
 	total, blocked := countBlocked(t, rows, true, func(probeRow) []classifiers.Category { return allCategories })
 	checkProbeRates(t, total, blocked, "", maxBlocked, 0)
 }
+
+// TestDefaultShortChat runs the default ensemble over
+// testdata/short_chat.tsv, a held-out set of short harmless messages
+// (2 to 14 words: plans with other people, care of children, parents and
+// pets, work, games and sports, feelings, requests to an assistant, short
+// replies, family), hand-written for this project by an author who saw
+// neither the rules nor the training rows (docs/classifiers-model.md).
+// A short text gives the model little to weigh, so a few words ("I'll …
+// him") can carry it. None should be blocked; the bound is the shipped
+// stack's result with a little slack; the counts per kind are logged.
+func TestDefaultShortChat(t *testing.T) {
+	const maxBlocked = 0.03 // shipped: 4/240
+	var rows []probeRow
+	eachLine(t, "testdata/short_chat.tsv", func(ln int, line string) {
+		kind, text, ok := strings.Cut(line, "\t")
+		if !ok {
+			t.Fatalf("testdata/short_chat.tsv:%d: want kind<TAB>text", ln)
+		}
+		rows = append(rows, probeRow{"benign", kind, text})
+	})
+	total, blocked := countBlocked(t, rows, true, func(probeRow) []classifiers.Category { return allCategories })
+	checkProbeRates(t, total, blocked, "", maxBlocked, 0)
+}
