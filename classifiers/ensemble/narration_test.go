@@ -96,15 +96,7 @@ func countLabelled(t *testing.T, path string) (total, caught map[string]int) {
 // logged (counts only, never text).
 func TestDefaultEverydayProse(t *testing.T) {
 	const maxBlocked = 0.02 // shipped: 1/200
-	var rows []probeRow
-	eachLine(t, "testdata/everyday_prose.tsv", func(ln int, line string) {
-		kind, text, ok := strings.Cut(line, "\t")
-		if !ok {
-			t.Fatalf("testdata/everyday_prose.tsv:%d: want kind<TAB>text", ln)
-		}
-		rows = append(rows, probeRow{"benign", kind, text})
-	})
-	total, blocked := countBlocked(t, rows, true, func(probeRow) []classifiers.Category { return allCategories })
+	total, blocked := countBenign(t, "testdata/everyday_prose.tsv")
 	checkProbeRates(t, total, blocked, "", maxBlocked, 0)
 }
 
@@ -119,14 +111,22 @@ func TestDefaultEverydayProse(t *testing.T) {
 // stack's result with a little slack; the counts per kind are logged.
 func TestDefaultShortChat(t *testing.T) {
 	const maxBlocked = 0.03 // shipped: 4/240
+	total, blocked := countBenign(t, "testdata/short_chat.tsv")
+	checkProbeRates(t, total, blocked, "", maxBlocked, 0)
+}
+
+// countBenign scores the rows of a probe file of kind<TAB>text lines, all
+// harmless, window by window and returns countBlocked's totals (a row
+// counts as blocked in any category).
+func countBenign(t *testing.T, path string) (total, blocked map[string]int) {
+	t.Helper()
 	var rows []probeRow
-	eachLine(t, "testdata/short_chat.tsv", func(ln int, line string) {
+	eachLine(t, path, func(ln int, line string) {
 		kind, text, ok := strings.Cut(line, "\t")
 		if !ok {
-			t.Fatalf("testdata/short_chat.tsv:%d: want kind<TAB>text", ln)
+			t.Fatalf("%s:%d: want kind<TAB>text", path, ln)
 		}
 		rows = append(rows, probeRow{"benign", kind, text})
 	})
-	total, blocked := countBlocked(t, rows, true, func(probeRow) []classifiers.Category { return allCategories })
-	checkProbeRates(t, total, blocked, "", maxBlocked, 0)
+	return countBlocked(t, rows, true, func(probeRow) []classifiers.Category { return allCategories })
 }
