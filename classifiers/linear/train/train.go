@@ -3,6 +3,7 @@ package train
 import (
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"maps"
 	"math"
 	"slices"
@@ -58,6 +59,14 @@ type Config struct {
 	// negative for, at weight w/√k for k windows: every sentence of a benign
 	// post is benign, and the server scores sentences, not posts.
 	WindowNegatives bool `json:"window_negatives"`
+	// ShortNegatives, when above 0, adds for every example that is a hard
+	// negative in all four categories one short fragment of it (1 to 6
+	// words, chosen by a hash of its ID) as a negative row at this weight
+	// relative to the example's: chat holds many texts of a few words,
+	// which the training rows (posts and sentences) barely hold, and on
+	// which the pooled word vectors of one or two words ("him") decide
+	// alone.
+	ShortNegatives float32 `json:"short_negatives,omitempty"`
 	// Vectors adds the pooled word vectors of classifiers/vectors (mean
 	// and IDF-weighted mean, see linear.VectorTerm) as dense features
 	// beside the hashed ones.
@@ -343,6 +352,9 @@ func Train(exs, dev []Example, cfg Config) (*Result, error) {
 	if cfg.WindowNegatives {
 		exs = withWindows(exs)
 	}
+	if cfg.ShortNegatives > 0 {
+		exs = withShort(exs, cfg.ShortNegatives)
+	}
 	// The phrase term is fitted on these rows: letter-spaced twins
 	// normalize to words the vector table does not hold.
 	base := exs
@@ -509,6 +521,38 @@ func withWindows(exs []Example) []Example {
 				out = append(out, r)
 			}
 		}
+	}
+	return out
+}
+
+// withShort returns exs followed by the short fragments of ShortNegatives.
+func withShort(exs []Example, weight float32) []Example {
+	out := append([]Example(nil), exs...)
+	for _, e := range exs {
+		benign := true
+		for c := range N {
+			benign = benign && e.Negative(c)
+		}
+		if !benign {
+			continue
+		}
+		words := strings.Fields(e.Text)
+		if len(words) < 2 {
+			continue
+		}
+		h := fnv.New64a()
+		h.Write([]byte(e.Dataset + "/" + e.ID))
+		x := h.Sum64()
+		n := 1 + int(x%6)
+		if n >= len(words) {
+			n = len(words) - 1
+		}
+		at := int((x >> 8) % uint64(len(words)-n+1))
+		r := Example{Dataset: e.Dataset, ID: e.ID + "#s", Kind: e.Kind, Text: strings.Join(words[at:at+n], " ")}
+		for c := range N {
+			r.Weight[c] = e.Weight[c] * weight
+		}
+		out = append(out, r)
 	}
 	return out
 }

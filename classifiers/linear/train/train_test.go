@@ -346,3 +346,32 @@ func TestSetScales(t *testing.T) {
 		t.Errorf("weight of category 0 = %v, want 1 (no balancing there)", w)
 	}
 }
+
+// TestWithShort checks the short fragments of ShortNegatives: one per
+// example that is a hard negative in every category, 1 to 6 of its words
+// in order, weighted by the factor, the same on every run; none for an
+// example that is positive or unlabelled in any category.
+func TestWithShort(t *testing.T) {
+	benign := Example{Dataset: "d", ID: "1", Text: "we will pick the kids up after the game tonight", Weight: [N]float32{1, 1, 1, 1}}
+	harmful := benign
+	harmful.ID, harmful.Target[2] = "2", 1
+	unlabelled := benign
+	unlabelled.ID, unlabelled.Weight[3] = "3", 0
+	got := withShort([]Example{benign, harmful, unlabelled}, 0.5)
+	if len(got) != 4 {
+		t.Fatalf("got %d rows, want the 3 examples and 1 fragment", len(got))
+	}
+	f := got[3]
+	words := strings.Fields(f.Text)
+	if f.ID != "1#s" || len(words) < 1 || len(words) > 6 || !strings.Contains(benign.Text, f.Text) {
+		t.Errorf("fragment %q (%d words): want 1 to 6 consecutive words of example 1", f.ID, len(words))
+	}
+	for c := range N {
+		if f.Weight[c] != 0.5 || !f.Negative(c) {
+			t.Errorf("fragment category %d: weight %v, negative %v; want 0.5, true", c, f.Weight[c], f.Negative(c))
+		}
+	}
+	if again := withShort([]Example{benign}, 0.5); again[1].Text != f.Text {
+		t.Error("the fragment differs between runs")
+	}
+}
