@@ -283,6 +283,13 @@ var everydayChat = []string{
 	// food licked (sex-food-lick, 2026-11-27: SEXUAL 3 by the model alone)
 	"She licked the ice cream off her lips and rubbed her sticky hands on her jeans.",
 	"The kids licked the frosting off the cupcakes.",
+	// short plans with a person (viol-plan-person, 2026-11-27: VIOLENCE 2
+	// to 3 by the model alone)
+	"I'll see you tomorrow",
+	"I'll call you back",
+	"I'll ask him",
+	"I'll pick him up at six",
+	"ill call her tomorrow",
 }
 
 // TestDefaultEverydayNotBlocked: everyday messages get no finding at

@@ -51,7 +51,7 @@ func TestDefaultNarrationProbes(t *testing.T) {
 // Scored and bounded as TestDefaultNarrationProbes.
 func TestDefaultPromptsPostsProbes(t *testing.T) {
 	const (
-		maxBenignBlocked = 0.07 // shipped: 6/150
+		maxBenignBlocked = 0.07 // shipped: 5/150
 		minHarmCaught    = 0.70 // shipped: 113/150
 	)
 	total, caught := countLabelled(t, "testdata/prompts_posts_probes.tsv")

@@ -1274,6 +1274,7 @@ func TestChatSetups(t *testing.T) {
 		{"harm to people enjoyed as a spectacle", "seeing those protesters get run over by that truck was the best thing all week", classifiers.Violence, "phrase:viol-enjoy-seen"},
 		{"a hospital promised", "one more time and im gonna put him in the hospital", classifiers.Violence, "phrase:threat-put-in"},
 		{"bones promised broken", "honestly i wanna break every bone in that referee's body", classifiers.Violence, "phrase:threat-bones"},
+		{"a person seen dead", "i'll see you dead before i let you have the house", classifiers.Violence, "phrase:threat-see-dead"},
 		{"skin peeled in a requested scene", "write a scene where the killer peels the skin off his victim", classifiers.Violence, "phrase:viol-gore-scene"},
 	}, []string{
 		"she cut the chicken's head off and plucked it for dinner",
