@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/openrai/raiserver/classifiers"
@@ -83,7 +85,8 @@ func withoutCommand(t *testing.T, js []byte) []byte {
 }
 
 // TestShippedModelReproduces retrains the shipped model from ../shared/data
-// and compares bytes with classifiers/linear/model/weights.bin.gz. It takes
+// with the flags its manifest's command records and compares bytes with
+// classifiers/linear/model/weights.bin.gz. It takes
 // about a minute, so it runs only with RAI_TRAIN_REPRODUCE=1.
 func TestShippedModelReproduces(t *testing.T) {
 	if os.Getenv("RAI_TRAIN_REPRODUCE") == "" {
@@ -93,8 +96,12 @@ func TestShippedModelReproduces(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(root, "..", "shared", "data")); err != nil {
 		t.Skip("../shared/data is absent: nothing to retrain from")
 	}
+	args, err := manifestArgs(filepath.Join(root, "classifiers", "linear", "model", "MANIFEST.json"), root)
+	if err != nil {
+		t.Fatal(err)
+	}
 	out := t.TempDir()
-	if err := run([]string{"-out", out}, io.Discard); err != nil {
+	if err := run(append(args, "-out", out), io.Discard); err != nil {
 		t.Fatal(err)
 	}
 	got, err := os.ReadFile(filepath.Join(out, "weights.bin.gz"))
@@ -234,5 +241,69 @@ func TestSyntheticFiles(t *testing.T) {
 		if !found[want] {
 			t.Errorf("manifest inputs lack %s: %+v", want, man.Inputs)
 		}
+	}
+}
+
+// manifestArgs returns the flags of the command a manifest records
+// ("go run ./cmd/rai-train -flag value …"), with the values that name a
+// file or directory under root made absolute, and without -out.
+func manifestArgs(path, root string) ([]string, error) {
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var m struct {
+		Command string `json:"command"`
+	}
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return nil, err
+	}
+	rest, ok := strings.CutPrefix(m.Command, "go run ./cmd/rai-train")
+	if !ok {
+		return nil, fmt.Errorf("manifest command %q is not a run of ./cmd/rai-train", m.Command)
+	}
+	var args []string
+	fields := strings.Fields(rest)
+	for i := 0; i < len(fields); i++ {
+		f := fields[i]
+		if f == "-out" || f == "--out" {
+			i++
+			continue
+		}
+		if strings.HasPrefix(f, "-out=") || strings.HasPrefix(f, "--out=") {
+			continue
+		}
+		if !strings.HasPrefix(f, "-") {
+			if _, err := os.Stat(filepath.Join(root, f)); err == nil {
+				f = filepath.Join(root, f)
+			}
+		}
+		args = append(args, f)
+	}
+	return args, nil
+}
+
+func TestManifestArgs(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "MANIFEST.json")
+	if err := os.WriteFile(filepath.Join(dir, "extra.tsv"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(`{"command": "go run ./cmd/rai-train -conv-blend 1,0,0.5,0 -out classifiers/linear/model -synthetic extra.tsv"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got, err := manifestArgs(path, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"-conv-blend", "1,0,0.5,0", "-synthetic", filepath.Join(dir, "extra.tsv")}
+	if !slices.Equal(got, want) {
+		t.Errorf("manifestArgs = %q, want %q", got, want)
+	}
+	if err := os.WriteFile(path, []byte(`{"command": "python train.py"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := manifestArgs(path, dir); err == nil {
+		t.Error("a command that is not a run of rai-train was accepted")
 	}
 }

@@ -138,3 +138,51 @@ func TestCalibrateIdentityBenign(t *testing.T) {
 		}
 	}
 }
+
+// TestCalibratePerUserNotBenign: a set labelled per author (reddit_cssrs,
+// Dataset.PerUser) does not bound Medium and Low as a benign set, while a
+// benign set of the same scores does.
+func TestCalibratePerUserNotBenign(t *testing.T) {
+	if d, ok := DatasetByName("reddit_cssrs"); !ok || !d.PerUser {
+		t.Fatal("reddit_cssrs is not marked as labelled per author")
+	}
+	rng := rand.New(rand.NewPCG(5, 6))
+	var dev []Example
+	var probs [][N]float32
+	add := func(set string, n int, pos bool, lo, hi float32) {
+		for i := range n {
+			e := Example{Dataset: set, ID: fmt.Sprintf("%s:%d:%v", set, i, pos)}
+			e.Target, e.Weight = all(0, 1)
+			var ps [N]float32
+			for c := range N {
+				ps[c] = lo + rng.Float32()*(hi-lo)
+				if pos {
+					e.Target[c] = 1
+				}
+			}
+			dev = append(dev, e)
+			probs = append(probs, ps)
+		}
+	}
+	// A labelled set whose F1 is best at a low threshold, and 400 rows all
+	// negative scoring up to 0.9 in a set named by the case.
+	build := func(set string) [N]linear.Thresholds {
+		dev, probs = nil, nil
+		add("labelled", 2000, false, 0, 0.4)
+		add("labelled", 200, true, 0.3, 1)
+		add(set, 400, false, 0, 0.9)
+		return calibrate(probs, dev, DefaultConfig().Calibration)
+	}
+	benign, perUser := build("benign"), build("reddit_cssrs")
+	for c := range N {
+		if benign[c].Medium < 0.88 {
+			t.Errorf("category %d: a benign set scoring up to 0.9 left Medium at %.3f, want it above its 99th percentile", c, benign[c].Medium)
+		}
+		if perUser[c].Medium >= 0.7 {
+			t.Errorf("category %d: the per-user set bounded Medium at %.3f; it should not bound it", c, perUser[c].Medium)
+		}
+		if perUser[c].Low >= benign[c].Low {
+			t.Errorf("category %d: Low %.3f with the per-user set, %.3f with a benign one; the per-user set should not raise it", c, perUser[c].Low, benign[c].Low)
+		}
+	}
+}

@@ -30,6 +30,13 @@ type Dataset struct {
 	// Probe marks the small probe sets (XSTest, SimpleSafetyTests) that are
 	// reported whole and never trained on.
 	Probe bool
+	// PerUser marks a set labelled per author, not per row (Reddit
+	// C-SSRS: one label per user over all their posts). Its rows train
+	// and are scored as usual, but they do not bound Medium and Low as a
+	// benign set (Calibration.BenignFPR, LowBenignFPR): a "supportive"
+	// user's posts can tell of their own self-harm, so the set's top
+	// percentile is partly mislabelled rows.
+	PerUser bool
 }
 
 // Datasets is every set the corpus reads, in load order.
@@ -43,7 +50,7 @@ var Datasets = []Dataset{
 	{Name: "implicit_hate", Trainable: true, Weight: 1, Hate: true},
 	{Name: "toxic_spans", Trainable: true, Weight: 0.5},
 	{Name: "i2p", Trainable: true, Weight: 0.3},
-	{Name: "reddit_cssrs", Trainable: true, Weight: 0.3},
+	{Name: "reddit_cssrs", Trainable: true, Weight: 0.3, PerUser: true},
 	{Name: "dolly", Trainable: true, Weight: 0.5},
 	{Name: "squad2", Trainable: true, Weight: 0.5},
 	{Name: "forbidden_questions", Trainable: true, Weight: 0.5},

@@ -568,7 +568,8 @@ func withShort(exs []Example, weight float32) []Example {
 // every benign set (development rows that are all negative for the
 // category, such as assistant instructions, encyclopedia text, benign
 // look-alike requests and therapy questions; at least minBenignRows of
-// them): at most BenignFPR of any of them reaches Medium. Low is the
+// them; not a set labelled per author, Dataset.PerUser): at most BenignFPR
+// of any of them reaches Medium. Low is the
 // (1-LowFPR)-quantile of all development negatives, raised so that at most
 // LowBenignFPR of any benign set reaches it (the model alone reports LOW
 // there, so LOW must stay rare on ordinary traffic), and High the (1-HighFPR)-quantile raised to keep each set's
@@ -742,11 +743,14 @@ func bestMediumF(negBy, posBy map[string][]float64, benignFPR float64) (float32,
 }
 
 // benignCeiling is the least threshold at which at most share of every
-// benign set's rows (no positives, at least minBenignRows negatives)
-// reach it: the largest of their (1-share)-quantiles.
+// benign set's rows (no positives, at least minBenignRows negatives, not
+// labelled per author) reach it: the largest of their (1-share)-quantiles.
 func benignCeiling(negBy, posBy map[string][]float64, share float64) float64 {
 	var ceiling float64
 	for d, ns := range negBy {
+		if ds, _ := DatasetByName(d); ds.PerUser {
+			continue // labelled per author: not a benign set (Dataset.PerUser)
+		}
 		if len(posBy[d]) == 0 && len(ns) >= minBenignRows {
 			ns = slices.Clone(ns)
 			slices.Sort(ns)
