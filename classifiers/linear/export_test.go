@@ -74,3 +74,28 @@ func (f Features) appendPlain(dst []uint32, s []byte) ([]uint32, bool) {
 	}
 	return append(dst[:base], out[:j]...), true
 }
+
+// StackParts returns the parts of m's log-odds for text (raw, not
+// normalized), for the second-stage experiment (stack_experiment_test.go):
+// the hashed n-grams' log-odds with the bias, the vector term, the phrase
+// term as blended, the phrase term's filter activations (h·Scale), the
+// number of words and the coverage. It reuses one memo: not for concurrent
+// use.
+func StackParts(m *Model, raw []byte) (zng, zv, zc [N]float32, h []float32, words int, cov float32) {
+	text, _ := m.Normalize(nil, nil, raw)
+	zng = m.Logits(m.p.Features.AppendFeatures(nil, text))
+	var seg *segScratch
+	ids, w := m.vec.text(nil, text, stackMemo, stackLong, &seg)
+	m.vec.add(&zv, ids)
+	cs := m.conv.newScratch()
+	m.conv.add(&zc, ids, w, cs)
+	h = make([]float32, len(cs.max))
+	if len(ids) > 0 {
+		for f, x := range cs.max {
+			h[f] = float32(x) * m.conv.t.Scale[f]
+		}
+	}
+	return zng, zv, zc, h, w, Coverage(len(ids), w)
+}
+
+var stackMemo, stackLong = new(vecMemo), new(longMemo)
