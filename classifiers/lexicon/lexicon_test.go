@@ -1439,8 +1439,9 @@ func TestDeportationIsNotViolence(t *testing.T) {
 }
 
 // TestHistoryAndTopicHolds: the Holocaust defined, its denial rejected,
-// pornography as a topic and a deployment that "blew up" are held at LOW
-// in their category; denial stated and a request for porn are not held.
+// pornography as a topic, a deployment that "blew up" and a "starving
+// artist" are held at LOW in their category; denial stated, a request for
+// porn and starving oneself are not held.
 func TestHistoryAndTopicHolds(t *testing.T) {
 	checkHoldSet(t, []struct{ name, text string }{
 		{"holocaust defined", "the holocaust was the genocide of six million jews"},
@@ -1455,4 +1456,8 @@ func TestHistoryAndTopicHolds(t *testing.T) {
 	checkHoldSet(t, []struct{ name, text string }{
 		{"deployment", "our deployment blew up in production"},
 	}, nil, classifiers.Violence)
+	checkHoldSet(t, []struct{ name, text string }{
+		{"starving artist", "Starving artist tips for selling paintings online"},
+		{"starving students", "cheap recipes for starving college students"},
+	}, []string{"i have been starving myself for a week", "starving tips to lose weight fast"}, classifiers.SelfHarm)
 }

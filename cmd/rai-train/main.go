@@ -127,6 +127,7 @@ func run(args []string, stdout io.Writer) error {
 	long := fs.Uint("long", uint(def.Features.Long), "words of at most this many bytes get only their edge n-grams (0: all n-grams for every word)")
 	norm := fs.Uint("norm", uint(def.Normalization), "text normalization (0 ASCII lowercase, 1 classifiers/internal/normalize)")
 	l2 := fs.Float64("l2", def.L2, "L2 penalty")
+	l2Cat := fs.String("l2-category", "", "per category HATE,SEXUAL,VIOLENCE,SELF_HARM (e.g. 1e-5,3e-6,3e-6,3e-6), the L2 penalty of that head instead of -l2 (0: -l2)")
 	maxIter := fs.Int("maxiter", def.MaxIter, "L-BFGS iterations per category")
 	offensive := fs.Float64("offensive", float64(def.OffensiveWeight), "weight of Davidson offensive rows (soft HATE targets)")
 	synthW := fs.Float64("synthweight", float64(def.SyntheticWeight), "weight of hand-written examples")
@@ -162,6 +163,13 @@ func run(args []string, stdout io.Writer) error {
 	cfg.Features = linear.Features{Bits: uint8(*bits), MinN: uint8(*minN), MaxN: uint8(*maxN), Words: *words, Bigrams: *bigrams, Long: uint8(*long), Cross: *cross, Request: *request}
 	cfg.Normalization = linear.Normalization(*norm)
 	cfg.L2, cfg.MaxIter = *l2, *maxIter
+	if *l2Cat != "" {
+		ls, err := perCategory("-l2-category", *l2Cat, 1)
+		if err != nil {
+			return err
+		}
+		cfg.L2Category = [linear.N]float64(ls)
+	}
 	cfg.OffensiveWeight, cfg.SyntheticWeight, cfg.PosBalance = float32(*offensive), float32(*synthW), *posBal
 	if *setBal != "" {
 		sb, err := perCategory("-set-balance", *setBal, 2)

@@ -155,6 +155,56 @@ func TestConvBlendFlag(t *testing.T) {
 	}
 }
 
+// TestL2CategoryFlag: -l2-category sets each head's L2 penalty, recorded
+// in the manifest; a head given a weaker penalty fits its training rows
+// more closely (a lower training loss), the others are unchanged; a
+// malformed list is rejected.
+func TestL2CategoryFlag(t *testing.T) {
+	base := []string{"-data", "testdata/data", "-synthetic", "testdata/synthetic.tsv", "-bits", "12", "-maxiter", "40", "-conv=false", "-l2", "1e-3"}
+	outA, outB := t.TempDir(), t.TempDir()
+	if err := run(append(base, "-out", outA), io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	if err := run(append(base, "-out", outB, "-l2-category", "0,1e-6,0,0"), io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	type manifest struct {
+		Loss   [linear.N]float64 `json:"loss"`
+		Config struct {
+			L2         float64           `json:"l2"`
+			L2Category [linear.N]float64 `json:"l2_category"`
+		} `json:"config"`
+	}
+	read := func(dir string) manifest {
+		raw, err := os.ReadFile(filepath.Join(dir, "MANIFEST.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var m manifest
+		if err := json.Unmarshal(raw, &m); err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	a, b := read(outA), read(outB)
+	if want := [linear.N]float64{0, 1e-6, 0, 0}; b.Config.L2Category != want || b.Config.L2 != 1e-3 {
+		t.Errorf("manifest l2 %g, l2_category %v; want 1e-3, %v", b.Config.L2, b.Config.L2Category, want)
+	}
+	if b.Loss[1] >= a.Loss[1] {
+		t.Errorf("SEXUAL loss %g with L2 1e-6, %g with 1e-3: want lower", b.Loss[1], a.Loss[1])
+	}
+	for _, c := range []int{0, 2, 3} {
+		if a.Loss[c] != b.Loss[c] {
+			t.Errorf("category %d: loss %g, %g; want the same (its L2 did not change)", c, a.Loss[c], b.Loss[c])
+		}
+	}
+	for _, bad := range []string{"1e-5,1e-5,1e-5", "1e-5,x,0,0", "1e-5,2,0,0"} {
+		if err := run([]string{"-data", "testdata/data", "-out", t.TempDir(), "-l2-category", bad}, io.Discard); err == nil {
+			t.Errorf("-l2-category %s: no error", bad)
+		}
+	}
+}
+
 // TestConvSaveLoad: -conv-save writes the fitted phrase term, -conv-load
 // reuses it (the same rows then give the same weights, and the manifest
 // names the file and its checksum), and with -lodo the left-out models

@@ -25,6 +25,10 @@ type Config struct {
 	// L2 is the ridge penalty λ/2·‖w‖² added to the weighted mean log loss
 	// (the bias is not penalized).
 	L2 float64 `json:"l2"`
+	// L2Category, where not 0, replaces L2 for a category (HATE, SEXUAL,
+	// VIOLENCE, SELF_HARM), so that each head is regularized as its own
+	// held-out measurement asks (docs/classifiers-model.md, "Optimizer").
+	L2Category [N]float64 `json:"l2_category,omitzero"`
 	// MaxIter bounds L-BFGS iterations per category; Tol stops earlier when
 	// the largest gradient component falls below it.
 	MaxIter int     `json:"max_iter"`
@@ -283,6 +287,14 @@ func vectorTerm(X *sparse, u [N][]float64, tab *vectors.Table) *linear.VectorTer
 	return v
 }
 
+// l2 returns the L2 penalty of category c's head.
+func (cfg *Config) l2(c int) float64 {
+	if l := cfg.L2Category[c]; l != 0 {
+		return l
+	}
+	return cfg.L2
+}
+
 // weight returns the loss weight of example e for category c under cfg,
 // before class balancing.
 func (cfg *Config) weight(e *Example, c int) float64 {
@@ -400,7 +412,7 @@ func Train(exs, dev []Example, cfg Config) (*Result, error) {
 					}
 				}
 			}
-			p := &problem{X: X, y: y, a: a, l2: cfg.L2, dim: dim, hashed: hashed}
+			p := &problem{X: X, y: y, a: a, l2: cfg.l2(c), dim: dim, hashed: hashed}
 			x, it, f, gm := lbfgs(p, dim+1, cfg.MaxIter, cfg.History, cfg.Tol)
 			ws[c], bs[c], res.Iterations[c], res.Loss[c], res.GradMax[c] = x[:dim], x[dim], it, f, gm
 		}()
