@@ -248,19 +248,8 @@ func TestStackExperiment(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	// The splits of rai-train: training rows of the trainable sets, and
-	// the dev rows of every set but the probes.
-	var tr, dev []train.Example
-	for _, e := range c.Examples {
-		d, _ := train.DatasetByName(e.Dataset)
-		switch {
-		case d.Probe:
-		case train.IsDev(e.ID):
-			dev = append(dev, e)
-		case d.Trainable:
-			tr = append(tr, e)
-		}
-	}
+	// The splits of rai-train.
+	tr, dev := train.Split(c.Examples)
 	half := func(e *train.Example) int {
 		h := fnv.New64a()
 		h.Write([]byte(e.ID))

@@ -252,21 +252,8 @@ func run(args []string, stdout io.Writer) error {
 		}
 		corpus.Examples = filter(corpus.Examples, func(e train.Example) bool { return !drop[e.Dataset] })
 	}
-	// Training rows: the train split of the sets whose licence allows it.
-	// Calibration rows: the dev split of every set but the probes, so that
-	// thresholds are read on the traffic the model will see, including
-	// the development-only sets (never trained on).
-	var tr, dev []train.Example
-	for _, e := range corpus.Examples {
-		d, _ := train.DatasetByName(e.Dataset)
-		switch {
-		case d.Probe:
-		case train.IsDev(e.ID):
-			dev = append(dev, e)
-		case d.Trainable:
-			tr = append(tr, e)
-		}
-	}
+	// Training rows and calibration rows (train.Split).
+	tr, dev := train.Split(corpus.Examples)
 	fmt.Fprintf(stdout, "rows: %d train, %d dev\n", len(tr), len(dev))
 	res, err := train.Train(tr, dev, cfg)
 	if err != nil {

@@ -88,24 +88,8 @@ func TestCalibrateUpperSeverities(t *testing.T) {
 // when they are too few in each set to bound it there; other categories
 // are not touched.
 func TestCalibrateIdentityBenign(t *testing.T) {
-	rng := rand.New(rand.NewPCG(3, 4))
-	var dev []Example
-	var probs [][N]float32
-	add := func(set, text string, n int, pos bool, lo, hi float32) {
-		for i := range n {
-			e := Example{Dataset: set, ID: fmt.Sprintf("%s:%s:%d", set, text, i), Text: text}
-			e.Target, e.Weight = all(0, 1)
-			var ps [N]float32
-			for c := range N {
-				ps[c] = lo + rng.Float32()*(hi-lo)
-				if pos {
-					e.Target[c] = 1
-				}
-			}
-			dev = append(dev, e)
-			probs = append(probs, ps)
-		}
-	}
+	rows := &devRows{rng: rand.New(rand.NewPCG(3, 4))}
+	add := rows.add
 	// Two benign sets, each mostly plain rows with a few rows naming a
 	// group that score high; a labelled set whose best F1 is low.
 	add("wiki", "the river floods in spring", 3000, false, 0, 0.3)
@@ -114,13 +98,14 @@ func TestCalibrateIdentityBenign(t *testing.T) {
 	add("chat", "my muslim neighbour invited us", 150, false, 0.4, 0.8)
 	add("hate", "statement", 500, true, 0.35, 1)
 	add("hate", "other statement", 500, false, 0, 0.5)
+	dev, probs := rows.dev, rows.probs
 	cal := DefaultConfig().Calibration
 	plain := calibrate(probs, dev, cal)
 	cal.IdentityBenign = true
 	held := calibrate(probs, dev, cal)
 	var named []float64
-	for i := range dev {
-		if dev[i].Dataset != "hate" && linear.NamesIdentity(dev[i].Text) {
+	for i, e := range dev {
+		if e.Dataset != "hate" && linear.NamesIdentity(e.Text) {
 			named = append(named, float64(probs[i][classifiers.Hate]))
 		}
 	}
@@ -146,32 +131,15 @@ func TestCalibratePerUserNotBenign(t *testing.T) {
 	if d, ok := DatasetByName("reddit_cssrs"); !ok || !d.PerUser {
 		t.Fatal("reddit_cssrs is not marked as labelled per author")
 	}
-	rng := rand.New(rand.NewPCG(5, 6))
-	var dev []Example
-	var probs [][N]float32
-	add := func(set string, n int, pos bool, lo, hi float32) {
-		for i := range n {
-			e := Example{Dataset: set, ID: fmt.Sprintf("%s:%d:%v", set, i, pos)}
-			e.Target, e.Weight = all(0, 1)
-			var ps [N]float32
-			for c := range N {
-				ps[c] = lo + rng.Float32()*(hi-lo)
-				if pos {
-					e.Target[c] = 1
-				}
-			}
-			dev = append(dev, e)
-			probs = append(probs, ps)
-		}
-	}
+	rows := &devRows{rng: rand.New(rand.NewPCG(5, 6))}
 	// A labelled set whose F1 is best at a low threshold, and 400 rows all
 	// negative scoring up to 0.9 in a set named by the case.
 	build := func(set string) [N]linear.Thresholds {
-		dev, probs = nil, nil
-		add("labelled", 2000, false, 0, 0.4)
-		add("labelled", 200, true, 0.3, 1)
-		add(set, 400, false, 0, 0.9)
-		return calibrate(probs, dev, DefaultConfig().Calibration)
+		rows.dev, rows.probs = nil, nil
+		rows.add("labelled", "", 2000, false, 0, 0.4)
+		rows.add("labelled", "", 200, true, 0.3, 1)
+		rows.add(set, "", 400, false, 0, 0.9)
+		return calibrate(rows.probs, rows.dev, DefaultConfig().Calibration)
 	}
 	benign, perUser := build("benign"), build("reddit_cssrs")
 	for c := range N {
@@ -184,5 +152,32 @@ func TestCalibratePerUserNotBenign(t *testing.T) {
 		if perUser[c].Low >= benign[c].Low {
 			t.Errorf("category %d: Low %.3f with the per-user set, %.3f with a benign one; the per-user set should not raise it", c, perUser[c].Low, benign[c].Low)
 		}
+	}
+}
+
+// devRows builds development rows with made-up probabilities for the
+// calibration tests.
+type devRows struct {
+	rng   *rand.Rand
+	dev   []Example
+	probs [][N]float32
+}
+
+// add appends n rows of set with text, positive in every category when
+// pos, negative otherwise, each category's probability drawn uniformly
+// from [lo, hi).
+func (d *devRows) add(set, text string, n int, pos bool, lo, hi float32) {
+	for i := range n {
+		e := Example{Dataset: set, ID: fmt.Sprintf("%s:%s:%d:%v", set, text, i, pos), Text: text}
+		e.Target, e.Weight = all(0, 1)
+		var ps [N]float32
+		for c := range N {
+			ps[c] = lo + d.rng.Float32()*(hi-lo)
+			if pos {
+				e.Target[c] = 1
+			}
+		}
+		d.dev = append(d.dev, e)
+		d.probs = append(d.probs, ps)
 	}
 }

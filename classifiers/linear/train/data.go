@@ -94,6 +94,25 @@ func IsDev(id string) bool {
 	return h.Sum64()%devModulus == 0
 }
 
+// Split returns the training rows of exs (the train split of the sets
+// whose licence allows training, Dataset.Trainable) and the development
+// rows (the dev split of every set but the probes: thresholds are read on
+// the traffic the model will see, including the development-only sets,
+// never trained on). Probe rows are in neither.
+func Split(exs []Example) (tr, dev []Example) {
+	for _, e := range exs {
+		d, _ := DatasetByName(e.Dataset)
+		switch {
+		case d.Probe:
+		case IsDev(e.ID):
+			dev = append(dev, e)
+		case d.Trainable:
+			tr = append(tr, e)
+		}
+	}
+	return tr, dev
+}
+
 // File describes one input file of a corpus.
 type File struct {
 	Path   string `json:"path"` // relative to the data folder

@@ -65,6 +65,35 @@ func TestIsDevSplit(t *testing.T) {
 	}
 }
 
+// TestSplit: probe rows are in neither split, dev rows of every other set
+// calibrate, and only trainable sets give training rows.
+func TestSplit(t *testing.T) {
+	var exs []Example
+	for _, set := range []string{"davidson", "gab_hate", "xstest"} { // trainable, development-only, probe
+		for i := range 200 {
+			exs = append(exs, Example{Dataset: set, ID: fmt.Sprintf("%s:%d", set, i)})
+		}
+	}
+	tr, dev := Split(exs)
+	count := func(rows []Example, isDev bool) map[string]int {
+		n := map[string]int{}
+		for _, e := range rows {
+			n[e.Dataset]++
+			if IsDev(e.ID) != isDev {
+				t.Errorf("%s is in the wrong split", e.ID)
+			}
+		}
+		return n
+	}
+	nt, nd := count(tr, false), count(dev, true)
+	if nt["gab_hate"] != 0 || nt["xstest"] != 0 || nd["xstest"] != 0 {
+		t.Errorf("train %v, dev %v: a development-only set trains or a probe is in a split", nt, nd)
+	}
+	if nt["davidson"]+nd["davidson"] != 200 || nd["gab_hate"] == 0 || nd["davidson"] == 0 {
+		t.Errorf("train %v, dev %v: want every davidson row in one split and dev rows of both sets", nt, nd)
+	}
+}
+
 // TestTrainSeparable fits a made-up problem where one word marks each
 // category and checks the model ranks and thresholds it.
 func TestTrainSeparable(t *testing.T) {
