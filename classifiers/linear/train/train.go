@@ -27,7 +27,8 @@ type Config struct {
 	L2 float64 `json:"l2"`
 	// L2Category, where not 0, replaces L2 for a category (HATE, SEXUAL,
 	// VIOLENCE, SELF_HARM), so that each head is regularized as its own
-	// held-out measurement asks (docs/classifiers-model.md, "Optimizer").
+	// held-out measurement asks (docs/classifiers-model.md, "L2 per
+	// category").
 	L2Category [N]float64 `json:"l2_category,omitzero"`
 	// MaxIter bounds L-BFGS iterations per category; Tol stops earlier when
 	// the largest gradient component falls below it.
