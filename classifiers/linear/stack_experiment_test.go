@@ -12,6 +12,7 @@ package linear_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"hash/fnv"
 	"math"
 	"math/rand/v2"
@@ -255,9 +256,23 @@ func TestStackExperiment(t *testing.T) {
 		h.Write([]byte(e.ID))
 		return int(h.Sum64() / 5 % 2) // not IsDev's residue
 	}
-	// Cross-fitting: the first stage (the shipped configuration and
-	// phrase term) trained on each half scores the other half's rows.
+	// Cross-fitting: the first stage (the shipped configuration, its
+	// per-category L2 from the manifest, and phrase term) trained on each
+	// half scores the other half's rows.
 	cfg := train.DefaultConfig()
+	manifest, err := os.ReadFile(root + "/classifiers/linear/model/MANIFEST.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m struct {
+		Config struct {
+			L2Category [linear.N]float64 `json:"l2_category"`
+		} `json:"config"`
+	}
+	if err := json.Unmarshal(manifest, &m); err != nil {
+		t.Fatal(err)
+	}
+	cfg.L2Category = m.Config.L2Category
 	raw, err := os.ReadFile(root + "/classifiers/linear/model/phrase-term.gob")
 	if err != nil {
 		t.Fatal(err)
