@@ -208,33 +208,6 @@ func fitStack(n *stackNet, ws []stackWindow, exs []train.Example, seed uint64) {
 	}
 }
 
-// averagePrecision of scores against labels.
-func averagePrecision(scores []float64, pos []bool) float64 {
-	idx := make([]int, len(scores))
-	for i := range idx {
-		idx[i] = i
-	}
-	slices.SortStableFunc(idx, func(a, b int) int {
-		switch {
-		case scores[a] > scores[b]:
-			return -1
-		case scores[a] < scores[b]:
-			return 1
-		}
-		return 0
-	})
-	var tp, npos int
-	var sum float64
-	for k, i := range idx {
-		if pos[i] {
-			tp++
-			npos++
-			sum += float64(tp) / float64(k+1)
-		}
-	}
-	return sum / float64(npos)
-}
-
 func TestStackExperiment(t *testing.T) {
 	if os.Getenv("RAI_STACK_EXPERIMENT") == "" {
 		t.Skip("set RAI_STACK_EXPERIMENT=1 to run the second-stage experiment (about two minutes)")
@@ -342,16 +315,15 @@ func TestStackExperiment(t *testing.T) {
 		}
 		for _, group := range []string{"trainable sets", "dev-only sets"} {
 			for c := range linear.N {
-				var sb, ss []float64
-				var pos []bool
+				var sb, ss []train.Scored
 				npos := 0
 				for i := range dev {
 					e := &dev[i]
 					if trainable(e) != (group == "trainable sets") || !e.Positive(c) && !e.Negative(c) {
 						continue
 					}
-					sb, ss = append(sb, base[i][c]), append(ss, stacked[i][c])
-					pos = append(pos, e.Positive(c))
+					sb = append(sb, train.Scored{Score: base[i][c], Positive: e.Positive(c)})
+					ss = append(ss, train.Scored{Score: stacked[i][c], Positive: e.Positive(c)})
 					if e.Positive(c) {
 						npos++
 					}
@@ -360,7 +332,7 @@ func TestStackExperiment(t *testing.T) {
 					continue
 				}
 				t.Logf("hidden %2d, filters %-5v  %-14s  category %d  rows %5d  positives %4d  AP first stage %.3f  second stage %.3f",
-					v.hidden, v.filters, group, c, len(pos), npos, averagePrecision(sb, pos), averagePrecision(ss, pos))
+					v.hidden, v.filters, group, c, len(sb), npos, train.AveragePrecision(sb), train.AveragePrecision(ss))
 			}
 		}
 	}
