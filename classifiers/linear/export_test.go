@@ -72,6 +72,10 @@ func (f Features) appendPlain(dst []uint32, s []byte) ([]uint32, bool) {
 			}
 		}
 	}
+	if f.Length && len(hs) >= 1 && len(hs) <= maxLengthWords {
+		out = append(out[:j], lengthBucket(len(hs), 64-16))
+		j++
+	}
 	return append(dst[:base], out[:j]...), true
 }
 

@@ -118,6 +118,10 @@ func (m *Model) plainSums(p *plainScratch, s []byte) (sum [N]int64, n int, ok bo
 			}
 		}
 	}
+	if m.p.Features.Length && len(hs) >= 1 && len(hs) <= maxLengthWords {
+		v := m.lanes[lengthBucket(len(hs), 64-16)&uint32(len(m.lanes)-1)]
+		n += flush32(&sum, v&lanes32, v>>16&lanes32, 1)
+	}
 	return sum, n, true
 }
 

@@ -25,6 +25,7 @@ const (
 
 	seedWord   uint64 = 0xcbf29ce484222325 // FNV-1a 64 offset basis
 	seedBigram uint64 = 0x2545f4914f6cdd1d
+	seedLength uint64 = 0x6c8e9cf570932bd5
 
 	// maxWordGrams caps the n-gram end positions taken from one word, so
 	// a long run of letters (a URL, base64) cannot dominate the features.
@@ -74,6 +75,25 @@ type Features struct {
 	// poison …" or "write a story where …" than in a report or an
 	// encyclopedia text. Without Cross it does nothing.
 	Request bool `json:"request,omitempty"`
+	// Length adds one feature to a text of at most maxLengthWords words:
+	// its number of words. Every feature weighs 1/sqrt(number of
+	// features), so in a text of one or two words each word weighs
+	// several times what it does in a post, and words that only lean
+	// harmful ("him", "bed") decide it; this feature lets the model
+	// learn how often a text that short is harmful, apart from what its
+	// words weigh in longer texts (docs/classifiers-model.md, "Short
+	// texts").
+	Length bool `json:"length,omitempty"`
+}
+
+// maxLengthWords is the longest text, in words, that gets a
+// Features.Length feature.
+const maxLengthWords = 6
+
+// lengthBucket is the bucket of the Features.Length feature of a text of
+// words words (1 … maxLengthWords).
+func lengthBucket(words int, shift uint) uint32 {
+	return uint32((uint64(words) ^ seedLength) * mix64 >> shift)
 }
 
 // anchorMask is the set of anchor classes f crosses with (bit k: class k).
@@ -235,6 +255,7 @@ func (f Features) AppendFeatures(dst []uint32, s []byte) []uint32 {
 	if mask != 0 {
 		bound += (len(s) + 1) * numAnchors
 	}
+	bound++ // Length
 	if cap(dst)-base < bound {
 		dst = append(dst[:cap(dst)], make([]uint32, base+bound-cap(dst))...)
 	}
@@ -242,6 +263,7 @@ func (f Features) AppendFeatures(dst []uint32, s []byte) []uint32 {
 	j := 0
 	var prev uint64
 	havePrev := false
+	words := 0
 	it := wordIter{s: s, blk: -64}
 	for {
 		start, end, more := it.word()
@@ -310,6 +332,7 @@ func (f Features) AppendFeatures(dst []uint32, s []byte) []uint32 {
 			j++
 		}
 		prev, havePrev = h, true
+		words++
 		if mask != 0 {
 			classes |= anchorOf(h) & mask
 		}
@@ -335,6 +358,10 @@ func (f Features) AppendFeatures(dst []uint32, s []byte) []uint32 {
 				}
 			}
 		}
+	}
+	if f.Length && words >= 1 && words <= maxLengthWords {
+		out[j] = lengthBucket(words, shift)
+		j++
 	}
 	return dst[:base+j]
 }

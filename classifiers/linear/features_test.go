@@ -94,6 +94,9 @@ func slowFeatures(f Features, s []byte) []uint32 {
 			}
 		}
 	}
+	if f.Length && len(words) >= 1 && len(words) <= 6 {
+		out = append(out, uint32((uint64(len(words))^seedLength)*mix64>>shift))
+	}
 	return out
 }
 
@@ -111,6 +114,8 @@ func TestAppendFeaturesMatchesSlow(t *testing.T) {
 		{Bits: 12, Words: true, Cross: true},
 		{Bits: 16, MinN: 4, MaxN: 4, Words: true, Bigrams: true, Long: 8, Cross: true, Request: true},
 		{Bits: 12, Words: true, Request: true}, // Request without Cross: no crosses
+		{Bits: 16, MinN: 4, MaxN: 4, Words: true, Bigrams: true, Long: 8, Cross: true, Request: true, Length: true},
+		{Bits: 12, Length: true}, // the length feature alone
 	}
 	anchors := []string{"you", "i", "my", "they", "women", "muslims", "yourself", "how", "please"}
 	alphabet := []byte("abcxyz019 .,'-\n\xc3\xa9\xe4\xb8\xad")

@@ -44,7 +44,8 @@ import (
 // flags: bit 0 word unigrams, bit 1 word bigrams, bit 2 anchor crosses
 // (Features.Cross), bit 3 thresholds of severity 4 and 5 follow the
 // terms (Thresholds.High4, High5; a file without them loads with 0, no
-// such level), bit 4 the request anchor class (Features.Request). A model without a vector
+// such level), bit 4 the request anchor class (Features.Request), bit 5 the length
+// feature (Features.Length). A model without a vector
 // term is written as RAILIN2, byte for byte what earlier versions wrote;
 // both versions load.
 
@@ -159,10 +160,10 @@ func decode(data []byte) (Params, error) {
 		return p, fmt.Errorf("%w: checksum mismatch", ErrFormat)
 	}
 	h := data[8:16]
-	p.Features = Features{Bits: h[0], MinN: h[1], MaxN: h[2], Words: h[3]&1 != 0, Bigrams: h[3]&2 != 0, Cross: h[3]&4 != 0, Request: h[3]&16 != 0, Long: h[5]}
+	p.Features = Features{Bits: h[0], MinN: h[1], MaxN: h[2], Words: h[3]&1 != 0, Bigrams: h[3]&2 != 0, Cross: h[3]&4 != 0, Request: h[3]&16 != 0, Length: h[3]&32 != 0, Long: h[5]}
 	p.Normalization = Normalization(h[4])
 	upper := h[3]&8 != 0
-	if h[3]&^31 != 0 || h[6]|h[7] != 0 {
+	if h[3]&^63 != 0 || h[6]|h[7] != 0 {
 		return p, fmt.Errorf("%w: reserved bits set", ErrFormat)
 	}
 	if p.Features.Bits < 12 || p.Features.Bits > 24 {
@@ -295,6 +296,9 @@ func (p *Params) Encode() ([]byte, error) {
 	}
 	if f.Request {
 		flags |= 16
+	}
+	if f.Length {
+		flags |= 32
 	}
 	upper := false
 	for _, t := range p.Thresholds {

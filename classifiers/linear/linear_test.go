@@ -160,10 +160,11 @@ func TestRoundTrip(t *testing.T) {
 }
 
 // TestFeatureFlagsRoundTrip checks that every feature flag survives the
-// file: a model with anchor crosses and the request class loads with both.
+// file: a model with anchor crosses, the request class and the length
+// feature loads with all three.
 func TestFeatureFlagsRoundTrip(t *testing.T) {
 	p := tiny(t).Params()
-	p.Features.Cross, p.Features.Request = true, true
+	p.Features.Cross, p.Features.Request, p.Features.Length = true, true, true
 	raw, err := p.Encode()
 	if err != nil {
 		t.Fatal(err)

@@ -39,6 +39,7 @@ var (
 	shipped        = linear.Features{Bits: 16, MinN: 4, MaxN: 4, Words: true, Bigrams: true, Long: 8}
 	shippedCross   = linear.Features{Bits: 16, MinN: 4, MaxN: 4, Words: true, Bigrams: true, Long: 8, Cross: true}
 	shippedRequest = linear.Features{Bits: 16, MinN: 4, MaxN: 4, Words: true, Bigrams: true, Long: 8, Cross: true, Request: true}
+	withLength     = linear.Features{Bits: 16, MinN: 4, MaxN: 4, Words: true, Bigrams: true, Long: 8, Cross: true, Request: true, Length: true}
 )
 
 // crossModels are the shipped model, loaded once, its weights read with
@@ -102,7 +103,7 @@ func checkFast(t *testing.T, what string, i int, text []byte) bool {
 	t.Helper()
 	checkScores(t, what, i, text)
 	ok := false
-	for _, f := range []linear.Features{shipped, shippedCross, shippedRequest} {
+	for _, f := range []linear.Features{shipped, shippedCross, shippedRequest, withLength} {
 		got, fast := linear.FastFeatures(f, text)
 		if !fast {
 			continue
@@ -121,7 +122,7 @@ func checkFast(t *testing.T, what string, i int, text []byte) bool {
 func checkNormFast(t *testing.T, what string, i int, text []byte) bool {
 	t.Helper()
 	ok := false
-	for _, f := range []linear.Features{shipped, shippedCross, shippedRequest} {
+	for _, f := range []linear.Features{shipped, shippedCross, shippedRequest, withLength} {
 		got, fast := linear.NormFeatures(f, normalized(text))
 		if !fast {
 			continue

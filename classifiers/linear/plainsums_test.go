@@ -35,7 +35,12 @@ func TestPlainSumsMatchAppendPlain(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, m := range []*Model{shipped, saturated, crossed, requested} {
+	p.Features.Length = !p.Features.Length
+	lengthened, err := New(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range []*Model{shipped, saturated, crossed, requested, lengthened} {
 		checkPlainSums(t, m)
 	}
 }
