@@ -23,6 +23,9 @@ import (
 // answers (testdata/chat-en.txt, with digits and a wider vocabulary), a
 // different window each call, so that what the model memoizes per word
 // is exercised as in a server rather than by one repeated text.
+// Hashtags2K is social-media chat whose hashtags join several words into
+// one ("#sundayfunday"), which the word terms split back into the vector
+// table's words.
 type input struct {
 	name  string
 	text  []byte
@@ -41,6 +44,10 @@ var inputs = []input{
 	{name: "MixedScript2K", text: makeText("Привет, как дела? 今日は天気がいいですね。 مرحبا بالعالم! Ünïcödé façade café — " +
 		"the quick brown fox 🦊 jumps over the lazy dog 🐕‍🦺. Ελληνικά κείμενα εδώ. 한국어 문장도 있어요. ")},
 	{name: "ASCIIVaried2K", texts: windows("testdata/chat-en.txt", 2048, 97)},
+	{name: "Hashtags2K", text: makeText("Best weekend ever with the whole crew! #sundayfunday #beachvibes #familytime " +
+		"We grabbed brunch at the new place downtown, then hit the farmers market. #supportlocal #foodiegram " +
+		"Can't wait for the concert next month #countingdown #musiclover Thanks everyone for the " +
+		"birthdaywishes, love you all! #grateful #blessed ")},
 }
 
 // windows returns the windows of size bytes of a file, starting every

@@ -33,7 +33,9 @@
 // over their vectors, 64 filters, a ReLU and the maximum over positions,
 // read out per category and weighted by the share of the text's words the
 // table holds (TableWords, which also splits a word of spelled-out letters
-// that normalization joined back into the table's words). A word's
+// that normalization joined back, or a hashtag, into the table's words;
+// each pooled scratch remembers its last splits, so a conversation pays
+// for each joined word once). A word's
 // quantized row is computed the first time a text holds it and kept
 // (lock-free); the positions run in AVX2 assembly on amd64
 // (convmax_amd64.s) and elsewhere, or under the purego tag, in portable Go

@@ -118,11 +118,22 @@ func (m *Model) plainSums(p *plainScratch, s []byte) (sum [N]int64, n int, ok bo
 			}
 		}
 	}
-	if m.p.Features.Length && len(hs) >= 1 && len(hs) <= maxLengthWords {
-		v := m.lanes[lengthBucket(len(hs), 64-16)&uint32(len(m.lanes)-1)]
-		n += flush32(&sum, v&lanes32, v>>16&lanes32, 1)
-	}
 	return sum, n, true
+}
+
+// featureSums is plainSums with the length feature (Features.Length)
+// added when the model reads it: the sums scorePlain turns into log-odds
+// (appendPlain, in the tests, lists the same features). The feature is
+// added here, outside plainSums' loops, so that a model without it runs
+// them unchanged.
+func (m *Model) featureSums(p *plainScratch, s []byte) (sum [N]int64, n int, ok bool) {
+	if sum, n, ok = m.plainSums(p, s); ok && m.p.Features.Length {
+		if w := len(p.spans); w >= 1 && w <= maxLengthWords {
+			v := m.lanes[lengthBucket(w, 64-16)&uint32(len(m.lanes)-1)]
+			n += flush32(&sum, v&lanes32, v>>16&lanes32, 1)
+		}
+	}
+	return sum, n, ok
 }
 
 // fill memoizes in en the own features of the word s[start:end], packed in

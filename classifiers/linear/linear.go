@@ -222,7 +222,7 @@ func (m *Model) ScoresNormalized(norm []byte, out *[N]float32) {
 // scorePlain sets out from the fast-path features of plain text, or
 // reports false when the text needs the ordinary featurization.
 func (m *Model) scorePlain(s *scratch, text []byte, out *[N]float32) bool {
-	sum, n, ok := m.plainSums(s.plain, text)
+	sum, n, ok := m.featureSums(s.plain, text)
 	if !ok {
 		return false
 	}

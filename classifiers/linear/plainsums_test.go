@@ -6,11 +6,13 @@ import (
 )
 
 // TestPlainSumsMatchAppendPlain is the differential test of the word cache:
-// plainSums, through one cache that fills, evicts and collides over many
-// texts, gives the sums and the feature count of the features appendPlain
-// lists, and refuses the same texts. It runs with the shipped model and
-// with one whose weights sit at the ends of the quantized range, where
-// summing too many features in one 16-bit lane would carry into the next.
+// plainSums (through featureSums, which adds the length feature), through
+// one cache that fills, evicts and collides over many texts, gives the
+// sums and the feature count of the features appendPlain lists, and
+// refuses the same texts. It runs with the shipped model, with one whose
+// weights sit at the ends of the quantized range, where summing too many
+// features in one 16-bit lane would carry into the next, and with the
+// crosses, the request class and the length feature each turned over.
 func TestPlainSumsMatchAppendPlain(t *testing.T) {
 	shipped, err := Default()
 	if err != nil {
@@ -129,7 +131,7 @@ func checkPlainSums(t *testing.T, m *Model) {
 		folded := append([]byte(nil), b...)
 		foldDigits(folded)
 		feats, ok := m.p.Features.appendPlain(nil, folded)
-		sum, n, cok := m.plainSums(p, b)
+		sum, n, cok := m.featureSums(p, b)
 		if ok != cok {
 			t.Fatalf("text %d (%d bytes): appendPlain ok %v, plainSums ok %v", i, len(b), ok, cok)
 		}

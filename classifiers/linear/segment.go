@@ -1,6 +1,7 @@
 package linear
 
 import (
+	"encoding/binary"
 	"math"
 
 	"github.com/openrai/raiserver/classifiers/vectors"
@@ -27,11 +28,49 @@ const (
 	segUnreachable = math.MaxFloat32
 )
 
-// segScratch is the dynamic program's memory for one word.
+// segScratch is the dynamic program's memory for one word, and the kept
+// splits of the words it has split lately (memo).
 type segScratch struct {
 	cost [segMaxBytes + 1]float32 // cost of the best split of w[:i]
 	back [segMaxBytes + 1]int16   // where its last part starts
 	id   [segMaxBytes + 1]int32   // that part's table id, or -1 for a letter
+	memo [splitMemoSize]splitEntry
+}
+
+// A split costs a table lookup per part tried (up to segMaxPart at every
+// byte), and a conversation repeats its words, so the model's scratch
+// keeps the last kept split of each of splitMemoSize slots (direct-mapped
+// by the word's hash; vecModel.split): words of at most splitMemoBytes
+// bytes split into at most splitMemoIDs parts the table holds. Anything
+// else is split again each time. segment itself keeps nothing, so that
+// TableWords, the reference, splits every word afresh.
+const (
+	splitMemoBits  = 6
+	splitMemoSize  = 1 << splitMemoBits
+	splitMemoBytes = 16
+	splitMemoIDs   = 6
+)
+
+// splitEntry is one slot of segScratch.memo: the word (its bytes in key,
+// zero-padded, and its length n; n = 0 for an empty slot), its number of
+// parts and the table ids of those the table holds, in order.
+type splitEntry struct {
+	key   [2]uint64
+	n     uint8
+	parts uint8
+	nids  uint8
+	ids   [splitMemoIDs]int32
+}
+
+// splitKey returns the memo key of w (at most splitMemoBytes bytes) and
+// its slot in segScratch.memo.
+func splitKey(w []byte) (key [2]uint64, slot int) {
+	var b [splitMemoBytes]byte
+	copy(b[:], w)
+	key[0] = binary.LittleEndian.Uint64(b[:8])
+	key[1] = binary.LittleEndian.Uint64(b[8:])
+	h := (key[0]*mix64 ^ key[1] ^ uint64(len(w))) * mix64
+	return key, int(h >> (64 - splitMemoBits))
 }
 
 // segmentable reports whether w is a word segment may split.

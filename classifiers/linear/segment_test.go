@@ -1,6 +1,7 @@
 package linear_test
 
 import (
+	"math/rand/v2"
 	"slices"
 	"testing"
 
@@ -31,5 +32,44 @@ func TestTableWordsSplitsJoinedWords(t *testing.T) {
 		if words != 1 || len(ids) > 1 {
 			t.Errorf("unsplit case %d: %d ids, %d words", i, len(ids), words)
 		}
+	}
+}
+
+// TestSplitMemoPathsAgree scores texts of many distinct joined words (more
+// than the split memo has slots, so entries are evicted and slots shared,
+// and long ones the memo does not keep) through one model, whose scratch
+// remembers splits from text to text, and expects the scores of the
+// ordinary path, which splits every word afresh.
+func TestSplitMemoPathsAgree(t *testing.T) {
+	m := newConvModel(t)
+	words := []string{"kill", "them", "you", "people", "are", "the", "plague", "will", "find", "house",
+		"water", "green", "never", "again", "hello", "world", "burn", "down"}
+	rng := rand.New(rand.NewPCG(10, 11))
+	joined := func() string {
+		var b []byte
+		for range 2 + rng.IntN(5) { // up to six parts: some past 16 bytes
+			b = append(b, words[rng.IntN(len(words))]...)
+		}
+		return string(b)
+	}
+	vocab := make([]string, 300)
+	for i := range vocab {
+		vocab[i] = joined()
+	}
+	n := 3000
+	if raceEnabled {
+		n = 300
+	}
+	for i := range n {
+		var b []byte
+		for range 1 + rng.IntN(12) {
+			if rng.IntN(4) == 0 {
+				b = append(b, words[rng.IntN(len(words))]...)
+			} else {
+				b = append(b, vocab[rng.IntN(len(vocab))]...)
+			}
+			b = append(b, ' ')
+		}
+		checkScoresOf(t, m, "joined", i, b)
 	}
 }

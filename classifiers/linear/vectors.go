@@ -269,7 +269,8 @@ func (vm *vecModel) text(ids []int32, s []byte, memo *vecMemo, lm *longMemo, seg
 // split appends the ids of the parts of the word w, which the table does
 // not hold, when segment splits it, each as ^id (negative: the vector term
 // skips them, the phrase term reads them), and returns how many parts it
-// counts as (1 when it is not split).
+// counts as (1 when it is not split). A short word's kept split is
+// remembered in seg's memo (splitMemoSize).
 //
 //go:noinline
 func (vm *vecModel) split(ids []int32, w []byte, seg **segScratch) ([]int32, int) {
@@ -279,10 +280,27 @@ func (vm *vecModel) split(ids []int32, w []byte, seg **segScratch) ([]int32, int
 	if *seg == nil {
 		*seg = new(segScratch)
 	}
+	sc := *seg
+	var key [2]uint64
+	var e *splitEntry
+	if len(w) <= splitMemoBytes {
+		var slot int
+		key, slot = splitKey(w)
+		if e = &sc.memo[slot]; e.n == uint8(len(w)) && e.key == key {
+			for _, id := range e.ids[:e.nids] {
+				ids = append(ids, ^id)
+			}
+			return ids, int(e.parts)
+		}
+	}
 	base := len(ids)
-	ids, parts, ok := segment(ids, vm.tab, w, *seg)
+	ids, parts, ok := segment(ids, vm.tab, w, sc)
 	if !ok {
 		return ids, 1
+	}
+	if e != nil && len(ids)-base <= splitMemoIDs {
+		e.key, e.n, e.parts = key, uint8(len(w)), uint8(parts)
+		e.nids = uint8(copy(e.ids[:], ids[base:]))
 	}
 	for i := base; i < len(ids); i++ {
 		ids[i] = ^ids[i]
