@@ -25,7 +25,9 @@ import (
 // is exercised as in a server rather than by one repeated text.
 // Hashtags2K is social-media chat whose hashtags join several words into
 // one ("#sundayfunday"), which the word terms split back into the vector
-// table's words.
+// table's words. Code2K (a code block) and Table2K (a markdown table of
+// numbers) are assistant answers dense with digits and symbols, bytes the
+// normalizer's block paths leave to its byte path.
 type input struct {
 	name  string
 	text  []byte
@@ -48,6 +50,11 @@ var inputs = []input{
 		"We grabbed brunch at the new place downtown, then hit the farmers market. #supportlocal #foodiegram " +
 		"Can't wait for the concert next month #countingdown #musiclover Thanks everyone for the " +
 		"birthdaywishes, love you all! #grateful #blessed ")},
+	{name: "Code2K", text: makeText("Here is the fix:\n```go\nfunc main() {\n\tfor i := 0; i < 10; i++ {\n" +
+		"\t\tfmt.Println(\"value:\", i*2)\n\t}\n\tresp, err := http.Get(\"https://api.example.com/v2/items?page=3\")\n" +
+		"\tif err != nil {\n\t\tlog.Fatal(err)\n\t}\n}\n```\n")},
+	{name: "Table2K", text: makeText("| date | amount | share | rate | order |\n|---|---|---|---|---|\n" +
+		"| 2024-03-12 | 1,234.56 | 78% | 0.0042 | #4471 |\n| 2024-03-13 | 2,101.09 | 81% | 0.0039 | #4472 |\n")},
 }
 
 // windows returns the windows of size bytes of a file, starting every

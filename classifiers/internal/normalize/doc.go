@@ -15,7 +15,9 @@
 // This package alone decides which ASCII needs no normalization: the block
 // path copies plain ASCII lower-cased 64, sixteen or eight bytes at a time
 // and stops where a later pass (leetspeak, runs of three, separated
-// spellings) may rewrite something. On amd64 the 64- and 16-byte blocks are
+// spellings) may rewrite something; after a block that stopped in a
+// stretch dense with such bytes (numbers, code) it leaves that block size
+// alone for a block's length. On amd64 the 64- and 16-byte blocks are
 // SSE2 assembly (lower16_amd64.s); the portable eight-byte path (block8),
 // used with -tags purego and on other architectures, is the reference: tests
 // hold the assembly's masks to a byte-by-byte definition and the whole of

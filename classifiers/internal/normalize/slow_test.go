@@ -152,6 +152,37 @@ func TestDifferentialSlowPlain(t *testing.T) {
 	}
 }
 
+// TestDifferentialSlowDense is TestDifferentialSlow on text that turns
+// between stretches dense with bytes no block takes (a table of numbers,
+// code, leetspeak, a URL), after which fold skips a block size for a while
+// (denseStops), and plain prose long enough for the blocks of 64 again.
+func TestDifferentialSlowDense(t *testing.T) {
+	n := New()
+	dense := []string{"| 2024-03-12 | 1,234.56 | 78% | #4471 |\n", "for i := 0; i < 10; i++ {\n\tx[i] = i*2\n}\n",
+		"h3ll0 th3r3 h0w 4r3 y0u ", "https://example.com/a8f3/v2?id=20240312&x=1 ", "$$$ 100% !!! ", "10am 9pm 4th 2nd ",
+		"k.i.l.l ", "0x7f3a, 0x00ff; ", "(1) (2) [3] {4} "}
+	plain := []string{"Sure, here is a short summary of the meeting notes from this week ",
+		"and a few ideas for the weekend trip with the family ", "Let me know if you want more detail on any part ",
+		"The weather should be fine on Saturday morning "}
+	r := rand.New(rand.NewPCG(15, 16))
+	var b []byte
+	for range 5000 {
+		b = b[:0]
+		for range 2 + r.IntN(12) {
+			if r.IntN(2) == 0 {
+				for range 1 + r.IntN(6) {
+					b = append(b, dense[r.IntN(len(dense))]...)
+				}
+			} else {
+				for range 1 + r.IntN(4) {
+					b = append(b, plain[r.IntN(len(plain))]...)
+				}
+			}
+		}
+		checkSame(t, n, b)
+	}
+}
+
 func FuzzDifferentialSlow(f *testing.F) {
 	for _, s := range []string{"", "hello world", "k.i.l.l", "a b c d", "Hello  World. How are you? I am fine",
 		"diiiie now", "h3ll0 w0rld", "Привет мир kill", "ｋｉｌｌ", "ok so k i l l you ok"} {
