@@ -255,6 +255,24 @@ func evaluate(sc *scorer, exs []train.Example, obf bool) *result {
 	r.addProbe("Benign rows naming an identity group: HATE blocked", "", exs, func(e *train.Example) bool {
 		return namesIdentity[e]
 	}, func(i int) bool { return v[i].sev[classifiers.Hate] >= blockAt })
+	// Short texts (one to six words: chat turns, word-list entries, short
+	// posts), where each word weighs most in the model (see "Short texts"
+	// in docs/classifiers-model.md): benign rows blocked, and positive
+	// rows blocked in a category they are positive for.
+	short := func(e *train.Example) bool { return len(strings.Fields(e.Text)) <= maxShortWords }
+	r.addProbe("Short rows (1-6 words), benign in all four: blocked (any category)", "", exs, func(e *train.Example) bool {
+		return short(e) && allNegative(e)
+	}, anyBlocked)
+	r.addProbe("Short rows (1-6 words), positive: blocked in a positive category", "", exs, func(e *train.Example) bool {
+		return short(e) && anyPositive(e)
+	}, func(i int) bool {
+		for c := range n {
+			if exs[i].Positive(c) && v[i].sev[c] >= blockAt {
+				return true
+			}
+		}
+		return false
+	})
 	r.addProbe("XSTest unsafe prompts blocked (any category)", "", exs, func(e *train.Example) bool {
 		return e.Dataset == "xstest" && strings.HasPrefix(e.Kind, "unsafe/")
 	}, anyBlocked)
@@ -290,6 +308,29 @@ func evaluate(sc *scorer, exs []train.Example, obf bool) *result {
 		r.obfuscation(sc, exs, v)
 	}
 	return r
+}
+
+// maxShortWords is the most words a row of the short-text probes has.
+const maxShortWords = 6
+
+// allNegative reports whether e is a hard negative in every category.
+func allNegative(e *train.Example) bool {
+	for c := range n {
+		if !e.Negative(c) {
+			return false
+		}
+	}
+	return true
+}
+
+// anyPositive reports whether e is a positive in some category.
+func anyPositive(e *train.Example) bool {
+	for c := range n {
+		if e.Positive(c) {
+			return true
+		}
+	}
+	return false
 }
 
 func countSev(exs []train.Example, v []verdict, split string, c int) train.Binary {
