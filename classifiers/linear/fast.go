@@ -29,7 +29,7 @@ const (
 
 // fastPath reports whether f is the feature set plainSums implements.
 func (f Features) fastPath() bool {
-	return f.Bits == 16 && f.MinN == 4 && f.MaxN == 4 && f.Words && f.Bigrams && f.Long >= 6
+	return f.Bits == 16 && f.MinN == 4 && f.MaxN == 4 && f.Words && f.Bigrams
 }
 
 // plainSums returns what m.sums(feats) and len(feats) would be for the
@@ -518,9 +518,10 @@ func bigram(prev, h uint64) uint32 {
 }
 
 // ownFeatures writes the features the word s[start:end] has on its own
-// (its n-grams and the word) to out[j:] and returns the word's hash and
-// the new j, or false when NormV1 would rewrite the word (a letter three
-// times in a row).
+// (its 4-grams, only the edge ones for a word of at most long bytes as
+// Features.Long says, and the word) to out[j:] and returns the word's hash
+// and the new j, or false when NormV1 would rewrite the word (a letter
+// three times in a row).
 func ownFeatures(out []uint32, j int, s []byte, start, end, long int) (uint64, int, bool) {
 	const seed4 = 0x7c4a5e1b8f3d9a61 // seedGram[4]
 	const mask4 = 1<<32 - 1
@@ -540,13 +541,25 @@ func ownFeatures(out []uint32, j int, s []byte, start, end, long int) (uint64, i
 		}
 		h = shortWordHash(x, L)
 		v := (' '<<(8*uint(L))|x)<<8 | ' '
-		if L >= 2 {
-			out[j] = uint32((v&mask4 ^ seed4) * mix64 >> shift)
-			j++
-		}
-		if L >= 3 {
-			out[j] = uint32((v>>(8*uint(L-2))&mask4 ^ seed4) * mix64 >> shift)
-			j++
+		switch {
+		case L <= long || L <= 3:
+			// The edge 4-grams of " w " (for L ≤ 3 they are all its
+			// 4-grams).
+			if L >= 2 {
+				out[j] = uint32((v&mask4 ^ seed4) * mix64 >> shift)
+				j++
+			}
+			if L >= 3 {
+				out[j] = uint32((v>>(8*uint(L-2))&mask4 ^ seed4) * mix64 >> shift)
+				j++
+			}
+		default:
+			// Every 4-gram of " w ", from its end, as AppendFeatures
+			// lists them.
+			for t := 0; t <= L-2; t++ {
+				out[j] = uint32((v>>(8*uint(t))&mask4 ^ seed4) * mix64 >> shift)
+				j++
+			}
 		}
 	} else {
 		w := s[start:end]

@@ -40,6 +40,8 @@ var (
 	shippedCross   = linear.Features{Bits: 16, MinN: 4, MaxN: 4, Words: true, Bigrams: true, Long: 8, Cross: true}
 	shippedRequest = linear.Features{Bits: 16, MinN: 4, MaxN: 4, Words: true, Bigrams: true, Long: 8, Cross: true, Request: true}
 	withLength     = linear.Features{Bits: 16, MinN: 4, MaxN: 4, Words: true, Bigrams: true, Long: 8, Cross: true, Request: true, Length: true}
+	everyGram      = linear.Features{Bits: 16, MinN: 4, MaxN: 4, Words: true, Bigrams: true, Cross: true, Request: true}
+	longFour       = linear.Features{Bits: 16, MinN: 4, MaxN: 4, Words: true, Bigrams: true, Long: 4}
 )
 
 // crossModels are the shipped model, loaded once, its weights read with
@@ -103,7 +105,7 @@ func checkFast(t *testing.T, what string, i int, text []byte) bool {
 	t.Helper()
 	checkScores(t, what, i, text)
 	ok := false
-	for _, f := range []linear.Features{shipped, shippedCross, shippedRequest, withLength} {
+	for _, f := range []linear.Features{shipped, shippedCross, shippedRequest, withLength, everyGram, longFour} {
 		got, fast := linear.FastFeatures(f, text)
 		if !fast {
 			continue
@@ -122,7 +124,7 @@ func checkFast(t *testing.T, what string, i int, text []byte) bool {
 func checkNormFast(t *testing.T, what string, i int, text []byte) bool {
 	t.Helper()
 	ok := false
-	for _, f := range []linear.Features{shipped, shippedCross, shippedRequest, withLength} {
+	for _, f := range []linear.Features{shipped, shippedCross, shippedRequest, withLength, everyGram, longFour} {
 		got, fast := linear.NormFeatures(f, normalized(text))
 		if !fast {
 			continue

@@ -12,7 +12,8 @@ import (
 // refuses the same texts. It runs with the shipped model, with one whose
 // weights sit at the ends of the quantized range, where summing too many
 // features in one 16-bit lane would carry into the next, and with the
-// crosses, the request class and the length feature each turned over.
+// crosses, the request class and the length feature each turned over and
+// every 4-gram of every word (Long 0).
 func TestPlainSumsMatchAppendPlain(t *testing.T) {
 	shipped, err := Default()
 	if err != nil {
@@ -42,7 +43,12 @@ func TestPlainSumsMatchAppendPlain(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, m := range []*Model{shipped, saturated, crossed, requested, lengthened} {
+	p.Features.Long = 0 // every 4-gram of every word
+	everyGram, err := New(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range []*Model{shipped, saturated, crossed, requested, lengthened, everyGram} {
 		checkPlainSums(t, m)
 	}
 }
