@@ -261,18 +261,11 @@ func evaluate(sc *scorer, exs []train.Example, obf bool) *result {
 	// rows blocked in a category they are positive for.
 	short := func(e *train.Example) bool { return len(strings.Fields(e.Text)) <= maxShortWords }
 	r.addProbe("Short rows (1-6 words), benign in all four: blocked (any category)", "", exs, func(e *train.Example) bool {
-		return short(e) && allNegative(e)
+		return short(e) && e.Benign()
 	}, anyBlocked)
 	r.addProbe("Short rows (1-6 words), positive: blocked in a positive category", "", exs, func(e *train.Example) bool {
-		return short(e) && anyPositive(e)
-	}, func(i int) bool {
-		for c := range n {
-			if exs[i].Positive(c) && v[i].sev[c] >= blockAt {
-				return true
-			}
-		}
-		return false
-	})
+		return short(e) && e.Harmful()
+	}, func(i int) bool { return blocksLabel(&exs[i], v[i]) })
 	r.addProbe("XSTest unsafe prompts blocked (any category)", "", exs, func(e *train.Example) bool {
 		return e.Dataset == "xstest" && strings.HasPrefix(e.Kind, "unsafe/")
 	}, anyBlocked)
@@ -313,20 +306,11 @@ func evaluate(sc *scorer, exs []train.Example, obf bool) *result {
 // maxShortWords is the most words a row of the short-text probes has.
 const maxShortWords = 6
 
-// allNegative reports whether e is a hard negative in every category.
-func allNegative(e *train.Example) bool {
+// blocksLabel reports whether verdict v blocks e in a category e is
+// positive for.
+func blocksLabel(e *train.Example, v verdict) bool {
 	for c := range n {
-		if !e.Negative(c) {
-			return false
-		}
-	}
-	return true
-}
-
-// anyPositive reports whether e is a positive in some category.
-func anyPositive(e *train.Example) bool {
-	for c := range n {
-		if e.Positive(c) {
+		if e.Positive(c) && v.sev[c] >= blockAt {
 			return true
 		}
 	}
@@ -399,24 +383,13 @@ func (r *result) obfuscation(sc *scorer, exs []train.Example, v []verdict) {
 		if !isEval(e) || !sampled(e) {
 			continue
 		}
-		for c := range n {
-			if e.Positive(c) {
-				rows = append(rows, i)
-				break
-			}
+		if e.Harmful() {
+			rows = append(rows, i)
 		}
-	}
-	hit := func(i int, vv verdict) bool {
-		for c := range n {
-			if exs[i].Positive(c) && vv.sev[c] >= blockAt {
-				return true
-			}
-		}
-		return false
 	}
 	clean := 0
 	for _, i := range rows {
-		if hit(i, v[i]) {
+		if blocksLabel(&exs[i], v[i]) {
 			clean++
 		}
 	}
@@ -430,11 +403,7 @@ func (r *result) obfuscation(sc *scorer, exs []train.Example, v []verdict) {
 		if !isEval(e) || !sampled(e) {
 			continue
 		}
-		all := true
-		for c := range n {
-			all = all && e.Negative(c)
-		}
-		if all {
+		if e.Benign() {
 			negs = append(negs, i)
 		}
 	}
@@ -456,7 +425,7 @@ func (r *result) obfuscation(sc *scorer, exs []train.Example, v []verdict) {
 	for _, o := range obfuscations {
 		k := 0
 		for _, i := range rows {
-			if hit(i, sc.score([]byte(o.fn(exs[i].Text)))) {
+			if blocksLabel(&exs[i], sc.score([]byte(o.fn(exs[i].Text)))) {
 				k++
 			}
 		}

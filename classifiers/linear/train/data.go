@@ -81,6 +81,26 @@ func (e *Example) Negative(c int) bool { return !e.Weak && e.Weight[c] > 0 && e.
 // Hard reports whether the example has a 0/1 target for c.
 func (e *Example) Hard(c int) bool { return e.Positive(c) || e.Negative(c) }
 
+// Benign reports whether the example is a hard negative in every category.
+func (e *Example) Benign() bool {
+	for c := range N {
+		if !e.Negative(c) {
+			return false
+		}
+	}
+	return true
+}
+
+// Harmful reports whether the example is a hard positive in some category.
+func (e *Example) Harmful() bool {
+	for c := range N {
+		if e.Positive(c) {
+			return true
+		}
+	}
+	return false
+}
+
 // DevFraction is the share of rows in the development split: a row is in
 // it when FNV-1a 64 of its ID is 0 mod 5.
 const devModulus = 5

@@ -542,11 +542,7 @@ func withWindows(exs []Example) []Example {
 func withShort(exs []Example, weight float32) []Example {
 	out := append([]Example(nil), exs...)
 	for _, e := range exs {
-		benign := true
-		for c := range N {
-			benign = benign && e.Negative(c)
-		}
-		if !benign {
+		if !e.Benign() {
 			continue
 		}
 		words := strings.Fields(e.Text)
