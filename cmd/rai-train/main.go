@@ -133,6 +133,7 @@ func run(args []string, stdout io.Writer) error {
 	offensive := fs.Float64("offensive", float64(def.OffensiveWeight), "weight of Davidson offensive rows (soft HATE targets)")
 	synthW := fs.Float64("synthweight", float64(def.SyntheticWeight), "weight of hand-written examples")
 	posBal := fs.Float64("posbalance", def.PosBalance, "class-weighting exponent (0 none, 1 balanced)")
+	setBias := fs.String("set-bias", "", "per category HATE,SEXUAL,VIOLENCE,SELF_HARM (e.g. 1,0,0,0): 1 gives every data set with at least 50 positives and 50 negatives of the category an intercept of its own while training, left out of the shipped model (Config.SetBias)")
 	setBal := fs.String("set-balance", "", "data-set balancing exponents for HATE,SEXUAL,VIOLENCE,SELF_HARM (e.g. 0,0.5,0.5,0.5): rows of a set weighted by (median set rows / set rows)^x (0 none)")
 	spaced := fs.Float64("spaced", float64(def.SpacedWeight), "weight of letter-spaced twins of the training rows (0: none)")
 	exclude := fs.String("exclude", "", "comma-separated data sets to leave out entirely (davidson, toxigen, xstest, sst, synthetic), for held-out evaluation")
@@ -178,6 +179,15 @@ func run(args []string, stdout io.Writer) error {
 			return err
 		}
 		cfg.SetBalance = sb
+	}
+	if *setBias != "" {
+		sb, err := perCategory("-set-bias", *setBias, 1)
+		if err != nil {
+			return err
+		}
+		for c, v := range sb {
+			cfg.SetBias[c] = v != 0
+		}
 	}
 	cfg.SpacedWeight = float32(*spaced)
 	cfg.WindowNegatives = *windows

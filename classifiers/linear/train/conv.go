@@ -107,6 +107,7 @@ type convRow struct {
 	y   [N]float32
 	a   [N]float32
 	off [N]float32 // Residual × the linear part's log-odds
+	set [N]int32   // the row's per-set intercept in category c (Config.SetBias), or -1
 }
 
 // convNet is the phrase term being fitted, over dequantized vectors.
@@ -164,13 +165,14 @@ func (n *convNet) forward(ids []int32, h []float32, arg []int32, acc []float32) 
 }
 
 // convGrad accumulates one worker's gradient.
-type convGrad struct{ K, B, V, C []float32 }
+type convGrad struct{ K, B, V, C, S []float32 }
 
-func (n *convNet) newGrad() *convGrad {
-	return &convGrad{K: make([]float32, len(n.K)), B: make([]float32, n.F), V: make([]float32, len(n.V)), C: make([]float32, N)}
+// newGrad returns a gradient for the net and sets per-set intercepts.
+func (n *convNet) newGrad(sets int) *convGrad {
+	return &convGrad{K: make([]float32, len(n.K)), B: make([]float32, n.F), V: make([]float32, len(n.V)), C: make([]float32, N), S: make([]float32, sets)}
 }
 
-func (g *convGrad) zero() { clear(g.K); clear(g.B); clear(g.V); clear(g.C) }
+func (g *convGrad) zero() { clear(g.K); clear(g.B); clear(g.V); clear(g.C); clear(g.S) }
 
 // backward adds the gradient of a row with log-odds gradient dz.
 func (n *convNet) backward(ids []int32, h []float32, arg []int32, dz [N]float32, g *convGrad) {
@@ -242,6 +244,19 @@ func fitConv(exs []Example, cfg *Config, tab *vectors.Table, lin *linear.Model) 
 	rows := make([]convRow, 0, len(exs))
 	var wpos, wneg [N]float64
 	var buf []byte
+	// Per-set intercepts (Config.SetBias), numbered across categories;
+	// like the linear part's, they are fitted and left out of the term.
+	var group [N][]int32
+	var first [N]int32
+	sets := 0
+	for c := range N {
+		if cfg.SetBias[c] {
+			var k int
+			group[c], k = setGroups(exs, c)
+			first[c] = int32(sets)
+			sets += k
+		}
+	}
 	for i := range exs {
 		// A text without a word of the table gets no term (see
 		// linear.ConvTerm): it teaches the term nothing.
@@ -257,6 +272,10 @@ func fitConv(exs []Example, cfg *Config, tab *vectors.Table, lin *linear.Model) 
 			}
 		}
 		for c := range N {
+			r.set[c] = -1
+			if group[c] != nil && group[c][i] >= 0 {
+				r.set[c] = first[c] + group[c][i]
+			}
 			r.y[c] = exs[i].Target[c]
 			r.a[c] = float32(cfg.weight(&exs[i], c))
 			if r.y[c] >= 0.5 {
@@ -303,7 +322,8 @@ func fitConv(exs []Example, cfg *Config, tab *vectors.Table, lin *linear.Model) 
 	for c := range N {
 		n.C[c] = -2
 	}
-	params := [][]float32{n.K, n.B, n.V, n.C}
+	setBias := make([]float32, sets)
+	params := [][]float32{n.K, n.B, n.V, n.C, setBias}
 	m1 := make([][]float32, len(params))
 	m2 := make([][]float32, len(params))
 	for j, p := range params {
@@ -311,7 +331,7 @@ func fitConv(exs []Example, cfg *Config, tab *vectors.Table, lin *linear.Model) 
 	}
 	grads := make([]*convGrad, convWorkers)
 	for w := range grads {
-		grads[w] = n.newGrad()
+		grads[w] = n.newGrad(sets)
 	}
 	order := make([]int, len(rows))
 	for i := range order {
@@ -346,9 +366,17 @@ func fitConv(exs []Example, cfg *Config, tab *vectors.Table, lin *linear.Model) 
 						var dz [N]float32
 						for c := range N {
 							if r.a[c] != 0 {
+								off, k := r.off[c], r.set[c]
+								if k >= 0 {
+									off += setBias[k]
+								}
 								// The model adds r·z: the gradient of
 								// the loss in z is r times that in r·z.
-								dz[c] = r.r * r.a[c] * (sigmoid32(r.off[c]+r.r*z[c]) - r.y[c]) / float32(tw)
+								d := r.a[c] * (sigmoid32(off+r.r*z[c]) - r.y[c]) / float32(tw)
+								dz[c] = r.r * d
+								if k >= 0 {
+									g.S[k] += d
+								}
 							}
 						}
 						n.backward(r.ids, h, arg, dz, g)
@@ -362,11 +390,15 @@ func fitConv(exs []Example, cfg *Config, tab *vectors.Table, lin *linear.Model) 
 			inv := 1 / float32(b1-b0)
 			for j, p := range params {
 				g0, g1 := gradPart(grads[0], j), gradPart(grads[1], j)
+				lr := cc.LR
+				if j == len(params)-1 {
+					lr *= setBiasLR
+				}
 				for i := range p {
 					gv := (g0[i]+g1[i])*inv + float32(cc.L2)*p[i]
 					m1[j][i] = 0.9*m1[j][i] + 0.1*gv
 					m2[j][i] = 0.999*m2[j][i] + 0.001*gv*gv
-					p[i] -= float32(cc.LR * (float64(m1[j][i]) / bc1) / (math.Sqrt(float64(m2[j][i])/bc2) + 1e-8))
+					p[i] -= float32(lr * (float64(m1[j][i]) / bc1) / (math.Sqrt(float64(m2[j][i])/bc2) + 1e-8))
 				}
 			}
 			if avg != nil && epoch == cc.Epochs-1 {
@@ -387,6 +419,12 @@ func fitConv(exs []Example, cfg *Config, tab *vectors.Table, lin *linear.Model) 
 	return n
 }
 
+// setBiasLR scales the learning rate of the per-set intercepts: Adam
+// moves a parameter by about the learning rate a step, and a set's
+// intercept has a set's base rate to cover (a few units of log-odds)
+// before the filters learn the set's register words in its place.
+const setBiasLR = 10
+
 func gradPart(g *convGrad, j int) []float32 {
 	switch j {
 	case 0:
@@ -395,8 +433,10 @@ func gradPart(g *convGrad, j int) []float32 {
 		return g.B
 	case 2:
 		return g.V
+	case 3:
+		return g.C
 	}
-	return g.C
+	return g.S
 }
 
 func sigmoid32(z float32) float32 { return float32(1 / (1 + math.Exp(-float64(z)))) }

@@ -52,6 +52,16 @@ type Config struct {
 	// the model learns about every domain.
 	SetBalance []float64 `json:"set_balance,omitempty"`
 	setScale   [N]map[string]float64
+	// SetBias, per category (HATE, SEXUAL, VIOLENCE, SELF_HARM), gives
+	// each data set that holds at least setBiasMin hard positives and as
+	// many hard negatives of the category in training (the hand-written
+	// examples aside) an intercept of its own in that category's fit,
+	// which the shipped model leaves out: a set's base rate and annotation
+	// policy (how much of "offensive" its annotators called hate) go into
+	// its intercept instead of into the weights of the words that happen
+	// to be common in that set's register. The calibration reads the
+	// thresholds afterwards, on scores without them.
+	SetBias [N]bool `json:"set_bias,omitzero"`
 	// SpacedWeight adds, for every training example, a twin written with
 	// its letters spaced out ("k i l l"), which normalization joins into
 	// one long word, at this weight relative to the original (0: none).
@@ -414,7 +424,10 @@ func Train(exs, dev []Example, cfg Config) (*Result, error) {
 				}
 			}
 			p := &problem{X: X, y: y, a: a, l2: cfg.l2(c), dim: dim, hashed: hashed}
-			x, it, f, gm := lbfgs(p, dim+1, cfg.MaxIter, cfg.History, cfg.Tol)
+			if cfg.SetBias[c] {
+				p.group, p.groups = setGroups(exs, c)
+			}
+			x, it, f, gm := lbfgs(p, dim+1+p.groups, cfg.MaxIter, cfg.History, cfg.Tol)
 			ws[c], bs[c], res.Iterations[c], res.Loss[c], res.GradMax[c] = x[:dim], x[dim], it, f, gm
 		}()
 	}
@@ -799,6 +812,54 @@ type problem struct {
 	dim    int
 	hashed int
 	sumA   float64
+	// group[i] is the index of row i's own intercept (Config.SetBias),
+	// or -1; the intercepts follow the bias in x, groups of them.
+	group  []int32
+	groups int
+}
+
+// setBiasMin is the number of hard positives and of hard negatives of a
+// category a data set needs in training for an intercept of its own.
+const setBiasMin = 50
+
+// setBiasL2 scales the L2 penalty of the per-set intercepts
+// (Config.SetBias) against the weights': an intercept is on every row of
+// its set, so under the same penalty it and a word on most of the set's
+// rows would share the set's base rate about equally; under a hundredth
+// the intercept takes it.
+const setBiasL2 = 0.01
+
+// setGroups returns, for category c, the intercept index of every row of
+// exs (-1 for none) and the number of intercepts: one per data set, in
+// order of first appearance, with at least setBiasMin hard positives and
+// hard negatives of c, the hand-written examples aside.
+func setGroups(exs []Example, c int) ([]int32, int) {
+	pos, neg := map[string]int{}, map[string]int{}
+	for i := range exs {
+		switch {
+		case exs[i].Positive(c):
+			pos[exs[i].Dataset]++
+		case exs[i].Negative(c):
+			neg[exs[i].Dataset]++
+		}
+	}
+	index := map[string]int32{}
+	group := make([]int32, len(exs))
+	n := 0
+	for i := range exs {
+		d := exs[i].Dataset
+		k, ok := index[d]
+		if !ok {
+			k = -1
+			if d != "synthetic" && pos[d] >= setBiasMin && neg[d] >= setBiasMin {
+				k = int32(n)
+				n++
+			}
+			index[d] = k
+		}
+		group[i] = k
+	}
+	return group, n
 }
 
 // eval returns the objective at x and writes its gradient to g.
@@ -833,8 +894,16 @@ func (p *problem) eval(x, g []float64) float64 {
 				z += wd[j] * float64(v)
 			}
 		}
+		gi := -1
+		if p.group != nil && p.group[i] >= 0 {
+			gi = p.dim + 1 + int(p.group[i])
+			z += x[gi]
+		}
 		f += ai * (softplus(z) - p.y[i]*z)
 		d := ai * (sigmoid(z) - p.y[i])
+		if gi >= 0 {
+			g[gi] += d
+		}
 		for k := X.rowPtr[i]; k < X.rowPtr[i+1]; k++ {
 			g[X.idx[k]] += d * X.val[k]
 		}
@@ -854,6 +923,10 @@ func (p *problem) eval(x, g []float64) float64 {
 		reg += w[j] * w[j]
 	}
 	g[p.dim] *= inv
+	for j := p.dim + 1; j < len(x); j++ {
+		g[j] = g[j]*inv + setBiasL2*p.l2*x[j]
+		reg += setBiasL2 * x[j] * x[j]
+	}
 	return f + 0.5*p.l2*reg
 }
 

@@ -404,3 +404,136 @@ func TestWithShort(t *testing.T) {
 		t.Error("the fragment differs between runs")
 	}
 }
+
+// TestSetBias: two data sets whose annotators differ in how much they call
+// harmful (set "broad" labels 30 rows positive that hold no harmful word),
+// each written in a register of its own (a word on every row of the set).
+// Without intercepts per set the register words carry the base rates;
+// with them (Config.SetBias) the intercepts do, the register words keep
+// under a tenth of their weight, the harmful word keeps its weight's sign
+// and most of its size, and rows of other sets get no intercept.
+func TestSetBias(t *testing.T) {
+	var exs []Example
+	add := func(ds string, n int, pos bool) {
+		for range n {
+			e := Example{Dataset: ds}
+			e.Weight = [N]float32{1, 1, 1, 1}
+			if pos {
+				e.Target[0] = 1
+			}
+			exs = append(exs, e)
+		}
+	}
+	// Columns: 0 the harmful word, 1 the register of "broad", 2 that of
+	// "narrow", 3 a word of the hand-written rows.
+	X := &sparse{rowPtr: []int{0}}
+	row := func(cols ...uint32) {
+		for _, c := range cols {
+			X.idx = append(X.idx, c)
+			X.val = append(X.val, 1)
+		}
+		X.rowPtr = append(X.rowPtr, len(X.idx))
+	}
+	add("broad", 50, true)
+	for range 50 {
+		row(0, 1)
+	}
+	add("broad", 30, true)
+	for range 30 {
+		row(1)
+	}
+	add("broad", 70, false)
+	for range 70 {
+		row(1)
+	}
+	add("narrow", 50, true)
+	for range 50 {
+		row(0, 2)
+	}
+	add("narrow", 150, false)
+	for range 150 {
+		row(2)
+	}
+	add("synthetic", 60, false)
+	for range 60 {
+		row(3)
+	}
+	group, groups := setGroups(exs, 0)
+	if groups != 2 || group[0] != 0 || group[150] != 1 || group[len(group)-1] != -1 {
+		t.Fatalf("setGroups: %d groups, rows 0, 150, last in %d, %d, %d; want 2 groups and 0, 1, -1",
+			groups, group[0], group[150], group[len(group)-1])
+	}
+	if _, n := setGroups(exs, 1); n != 0 {
+		t.Errorf("setGroups of a category without positives: %d groups, want 0", n)
+	}
+	fit := func(bias bool) []float64 {
+		y, a := make([]float64, len(exs)), make([]float64, len(exs))
+		for i := range exs {
+			y[i], a[i] = float64(exs[i].Target[0]), 1
+		}
+		p := &problem{X: X, y: y, a: a, l2: 1e-3, dim: 4, hashed: 4}
+		if bias {
+			p.group, p.groups = group, groups
+		}
+		x, _, _, _ := lbfgs(p, p.dim+1+p.groups, 500, 10, 1e-9)
+		return x
+	}
+	plain, with := fit(false), fit(true)
+	if plain[1] <= 0.5 || plain[2] >= -0.5 {
+		t.Fatalf("without intercepts the registers weigh %.3f and %.3f; want them to carry the base rates (> 0.5, < -0.5)", plain[1], plain[2])
+	}
+	for _, j := range []int{1, 2} {
+		if math.Abs(with[j]) > math.Abs(plain[j])/10 {
+			t.Errorf("register %d weighs %.3f with intercepts, %.3f without; want under a tenth", j, with[j], plain[j])
+		}
+	}
+	if with[0] < plain[0]/2 {
+		t.Errorf("the harmful word weighs %.3f with intercepts, %.3f without", with[0], plain[0])
+	}
+}
+
+// TestConvSetBias is TestSetBias for the phrase term: in data set "broad"
+// (every row about the bread) the annotators also called 40% of the rows
+// that wash it harmful, in "narrow" (the plates) 10%. Fitted alone, the
+// term scores washing the bread well above washing the plates (their
+// log-odds differ by about 1.8); with per-set intercepts
+// (Config.SetBias) the gap shrinks to under half.
+func TestConvSetBias(t *testing.T) {
+	var exs []Example
+	for i := range 400 {
+		v, broad := i%2, i/2%2 == 0
+		e := Example{Dataset: "narrow", ID: fmt.Sprint(i), Text: "i will " + []string{"cut", "wash"}[v] + " the plates tonight"}
+		if broad {
+			e.Dataset, e.Text = "broad", strings.Replace(e.Text, "the plates", "the bread", 1)
+		}
+		e.Target, e.Weight = all(0, 1)
+		if v == 0 || broad && i%5 < 2 || !broad && i%10 == 1 {
+			e.Target[selfHarm] = 1
+		}
+		exs = append(exs, e)
+	}
+	tab, err := vectors.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	gap := func(bias bool) float32 {
+		cfg := smallConfig()
+		cc := *cfg.Conv
+		cc.Filters, cc.Epochs = 8, 20
+		cfg.Conv = &cc
+		cfg.SetBias[selfHarm] = bias
+		n := fitConv(exs, &cfg, tab, nil)
+		h, acc := make([]float32, n.F), make([]float32, n.F)
+		arg := make([]int32, n.F)
+		z := func(text string) float32 {
+			ids, _, _ := tableWords(tab, cfg.Normalization, nil, text, 0)
+			return n.forward(ids, h, arg, acc)[selfHarm]
+		}
+		return z("i will wash the bread tonight") - z("i will wash the plates tonight")
+	}
+	plain, with := gap(false), gap(true)
+	t.Logf("washing the bread over the plates: %.3f alone, %.3f with intercepts per set", plain, with)
+	if plain < 0.5 || with > plain/2 {
+		t.Errorf("gap %.3f alone, %.3f with intercepts per set: want the intercepts to take the set's base rate", plain, with)
+	}
+}
