@@ -148,14 +148,44 @@ func benchSegments(b *testing.B, c classifiers.Classifier) {
 	b.ReportMetric(float64(len(calls)), "segments/op")
 }
 
+// BenchmarkStackSegmentShapes is StackSegments on each input of
+// BenchmarkStack (the first text of ASCIIVaried2K): the text cut as the
+// analyzer cuts it, each segment classified with its context. Short
+// lines (Code2K, Table2K) make many short segments, so the cost of a call
+// and of its context weighs more than on prose.
+func BenchmarkStackSegmentShapes(b *testing.B) {
+	c := stack(b)
+	for _, in := range inputs {
+		text := in.calls()[0]
+		calls := cut(text)
+		b.Run(in.name, func(b *testing.B) {
+			dst := make([]classifiers.Finding, 0, 64)
+			b.ReportAllocs()
+			b.SetBytes(int64(len(text)))
+			for b.Loop() {
+				for _, w := range calls {
+					dst = c.Classify(dst[:0], w)
+				}
+			}
+			b.ReportMetric(float64(len(calls)), "segments/op")
+		})
+	}
+}
+
 // segmentCalls reads testdata/chat-en.txt and cuts it as the analyzer
-// does: one window per segment (segmenter.DefaultMaxBytes), with up to
-// analyzer.DefaultContextBytes of the text before it.
+// does (cut).
 func segmentCalls(b *testing.B) ([]byte, [][]byte) {
 	text, err := os.ReadFile("testdata/chat-en.txt")
 	if err != nil {
 		b.Fatal(err)
 	}
+	return text, cut(text)
+}
+
+// cut returns the windows the analyzer classifies for text: one per
+// segment (segmenter.DefaultMaxBytes), with up to
+// analyzer.DefaultContextBytes of the text before it.
+func cut(text []byte) [][]byte {
 	var calls [][]byte
 	sg := segmenter.New(segmenter.DefaultMaxBytes)
 	for start := 0; start < len(text); {
@@ -163,7 +193,7 @@ func segmentCalls(b *testing.B) ([]byte, [][]byte) {
 		calls = append(calls, text[max(0, start-analyzer.DefaultContextBytes):start+n])
 		start += n
 	}
-	return text, calls
+	return calls
 }
 
 // BenchmarkLexiconSegments is the rule classifier alone called as the

@@ -7,8 +7,13 @@
 // Inputs are 2 KiB of English chat text (ASCII2K, one paragraph repeated;
 // ASCIIHomonyms2K, dense with words the rules must look at twice;
 // ASCIIVaried2K, a different 2 KiB window of twelve answers each call) and
-// of mixed scripts (MixedScript2K). MB/s and allocations are reported in
-// the same run; see docs/benchmarks.md for the numbers and the machine.
+// of mixed scripts (MixedScript2K), and social-media chat, a code block
+// and a table of numbers (Hashtags2K, Code2K, Table2K). BenchmarkStack
+// classifies each whole; BenchmarkStackSegments and
+// BenchmarkStackSegmentShapes classify a text as the analyzer does, segment
+// by segment with the context before each. MB/s and allocations are
+// reported in the same run; see docs/benchmarks.md for the numbers and the
+// machine.
 // BenchmarkHostChain is a control that needs neither memory nor more than
 // one port of the core: when the stack's numbers swing and it does not,
 // the host's shared core, not the code, moved.

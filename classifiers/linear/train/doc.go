@@ -4,9 +4,11 @@
 // and shared.go; Datasets says which sets may train a shipped model and at
 // what weight), splits rows into train and dev by a hash of their ids
 // (IsDev), adds the server windows of long benign texts as negatives
-// (Windows: segments with their context, as the analyzer classifies), fits one L2-regularized logistic regression per category (over
-// the hashed features and, with Config.Vectors, the standardized pooled
-// word vectors of classifiers/vectors as dense columns) with
+// (Windows: segments with their context, as the analyzer classifies),
+// fits one L2-regularized logistic regression per category (over the
+// hashed features and, with Config.Vectors, the standardized pooled word
+// vectors of classifiers/vectors as dense columns; with Config.SetBias,
+// an intercept per data set that the model leaves out) with
 // deterministic full-batch L-BFGS, with Config.Conv then fits the phrase
 // term (linear.ConvTerm) by Adam with a fixed order, or reuses one
 // (ConvConfig.From, ReadConvNet, ConvNet.WriteTo), and chooses its blend
