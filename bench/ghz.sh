@@ -5,6 +5,10 @@
 #
 #   bench/ghz.sh                  # defaults: 20000 streams, 50 concurrent
 #   N=5000 C=20 bench/ghz.sh
+#   ECHO=1 N=5000 C=20 bench/ghz.sh   # the same against bench/echo, the floor
+#
+# After each scenario it prints the server's CPU time (user + system, from
+# /proc) per stream.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 N="${N:-20000}"
@@ -14,9 +18,16 @@ BIN="$PWD/.bin"
 mkdir -p "$BIN"
 export PATH="$BIN:$PATH"
 command -v ghz >/dev/null || GOBIN="$BIN" go install github.com/bojand/ghz/cmd/ghz@v0.120.0
-go build -o "$BIN/raiserver" ./cmd/raiserver
-"$BIN/raiserver" --listen "127.0.0.1:$PORT" --log-level warn &
+if [ -n "${ECHO:-}" ]; then
+	go build -o "$BIN/rai-echo" ./bench/echo
+	"$BIN/rai-echo" -listen "127.0.0.1:$PORT" &
+else
+	go build -o "$BIN/raiserver" ./cmd/raiserver
+	"$BIN/raiserver" --listen "127.0.0.1:$PORT" --log-level warn &
+fi
 pid=$!
+TCK="$(getconf CLK_TCK)"
+cpu() { awk '{print $14 + $15}' "/proc/$pid/stat"; }
 trap 'kill $pid 2>/dev/null; wait $pid 2>/dev/null || true' EXIT
 for _ in $(seq 50); do
 	if ghz --insecure --call rai.v1.AnalysisService.Analyze -n 1 -d '{"sourceType":"PROMPT","apiName":"Completion","payload":"{\"prompt\":\"hi\"}"}' "127.0.0.1:$PORT" >/dev/null 2>&1; then break; fi
@@ -26,8 +37,11 @@ done
 run() {
 	local name="$1" data="$2"
 	echo "== $name (n=$N c=$C)"
+	local t0
+	t0="$(cpu)"
 	ghz --insecure --call rai.v1.AnalysisService.Analyze -n "$N" -c "$C" --connections 2 \
 		-d "$data" "127.0.0.1:$PORT" | awk '/Summary/{p=1} /Response time histogram/{p=0} /Latency distribution/{p=1} p'
+	awk -v d="$(($(cpu) - t0))" -v t="$TCK" -v n="$N" 'BEGIN{printf "  server CPU: %.1f µs per stream (%.2f s for %d streams)\n", d/t*1e6/n, d/t, n}'
 }
 
 run "spec chat prompt" '{"sourceType":"PROMPT","apiName":"Chatcompletion","payload":"{\"model\":\"gpt-4o\",\"messages\":[{\"role\":\"user\",\"content\":\"Hello!\"}]}"}'
