@@ -134,9 +134,15 @@ func BenchmarkStack(b *testing.B) { benchClassifier(b, stack(b)) }
 func BenchmarkStackSegments(b *testing.B) { benchSegments(b, stack(b)) }
 
 // benchSegments calls c once per window of segmentCalls, as the analyzer
-// calls the stack; MB/s counts the text once.
+// calls the stack.
 func benchSegments(b *testing.B, c classifiers.Classifier) {
 	text, calls := segmentCalls(b)
+	runSegments(b, c, text, calls)
+}
+
+// runSegments calls c once per window of calls, the windows of text;
+// MB/s counts the text once.
+func runSegments(b *testing.B, c classifiers.Classifier, text []byte, calls [][]byte) {
 	dst := make([]classifiers.Finding, 0, 64)
 	b.ReportAllocs()
 	b.SetBytes(int64(len(text)))
@@ -158,17 +164,7 @@ func BenchmarkStackSegmentShapes(b *testing.B) {
 	for _, in := range inputs {
 		text := in.calls()[0]
 		calls := cut(text)
-		b.Run(in.name, func(b *testing.B) {
-			dst := make([]classifiers.Finding, 0, 64)
-			b.ReportAllocs()
-			b.SetBytes(int64(len(text)))
-			for b.Loop() {
-				for _, w := range calls {
-					dst = c.Classify(dst[:0], w)
-				}
-			}
-			b.ReportMetric(float64(len(calls)), "segments/op")
-		})
+		b.Run(in.name, func(b *testing.B) { runSegments(b, c, text, calls) })
 	}
 }
 

@@ -413,8 +413,11 @@ func TestWithShort(t *testing.T) {
 // under a tenth of their weight, the harmful word keeps its weight's sign
 // and most of its size, and rows of other sets get no intercept.
 func TestSetBias(t *testing.T) {
+	// Columns: 0 the harmful word, 1 the register of "broad", 2 that of
+	// "narrow", 3 a word of the hand-written rows.
 	var exs []Example
-	add := func(ds string, n int, pos bool) {
+	X := &sparse{rowPtr: []int{0}}
+	add := func(ds string, n int, pos bool, cols ...uint32) {
 		for range n {
 			e := Example{Dataset: ds}
 			e.Weight = [N]float32{1, 1, 1, 1}
@@ -422,42 +425,19 @@ func TestSetBias(t *testing.T) {
 				e.Target[0] = 1
 			}
 			exs = append(exs, e)
+			for _, c := range cols {
+				X.idx = append(X.idx, c)
+				X.val = append(X.val, 1)
+			}
+			X.rowPtr = append(X.rowPtr, len(X.idx))
 		}
 	}
-	// Columns: 0 the harmful word, 1 the register of "broad", 2 that of
-	// "narrow", 3 a word of the hand-written rows.
-	X := &sparse{rowPtr: []int{0}}
-	row := func(cols ...uint32) {
-		for _, c := range cols {
-			X.idx = append(X.idx, c)
-			X.val = append(X.val, 1)
-		}
-		X.rowPtr = append(X.rowPtr, len(X.idx))
-	}
-	add("broad", 50, true)
-	for range 50 {
-		row(0, 1)
-	}
-	add("broad", 30, true)
-	for range 30 {
-		row(1)
-	}
-	add("broad", 70, false)
-	for range 70 {
-		row(1)
-	}
-	add("narrow", 50, true)
-	for range 50 {
-		row(0, 2)
-	}
-	add("narrow", 150, false)
-	for range 150 {
-		row(2)
-	}
-	add("synthetic", 60, false)
-	for range 60 {
-		row(3)
-	}
+	add("broad", 50, true, 0, 1)
+	add("broad", 30, true, 1)
+	add("broad", 70, false, 1)
+	add("narrow", 50, true, 0, 2)
+	add("narrow", 150, false, 2)
+	add("synthetic", 60, false, 3)
 	group, groups := setGroups(exs, 0)
 	if groups != 2 || group[0] != 0 || group[150] != 1 || group[len(group)-1] != -1 {
 		t.Fatalf("setGroups: %d groups, rows 0, 150, last in %d, %d, %d; want 2 groups and 0, 1, -1",
