@@ -167,7 +167,8 @@ func (n *convNet) forward(ids []int32, h []float32, arg []int32, acc []float32) 
 // convGrad accumulates one worker's gradient.
 type convGrad struct{ K, B, V, C, S []float32 }
 
-// newGrad returns a gradient for the net and sets per-set intercepts.
+// newGrad returns a zero gradient of the net and of sets per-set
+// intercepts.
 func (n *convNet) newGrad(sets int) *convGrad {
 	return &convGrad{K: make([]float32, len(n.K)), B: make([]float32, n.F), V: make([]float32, len(n.V)), C: make([]float32, N), S: make([]float32, sets)}
 }
