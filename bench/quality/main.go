@@ -1,34 +1,3 @@
-// Command quality scores harm classifiers on the labelled public data in
-// ../shared/data and prints aggregate metrics only (never row text):
-//
-//	go run ./bench/quality                          # the ensemble
-//	go run ./bench/quality -classifier=ensemble,lexicon,linear,goaway
-//	go run ./bench/quality -no-obfuscation -leaks   # with the leak matrix
-//
-// Rows are labelled with the same mapping the model is trained with
-// (classifiers/linear/train, documented in docs/classifiers-model.md).
-// Each row is scored the way the server scores an item: cut into segments
-// with their context (train.Windows), each classified, a finding that ends
-// in the context left to the window before, the item as harmful as its
-// worst window. A finding blocks at severity ≥ 2 (MEDIUM, the default
-// threshold of SPEC §4).
-//
-// Average precision is reported twice. AP ranks the rows by severity, the
-// only ranking a client of the service sees (rows of equal severity are
-// one threshold, as scikit-learn counts ties); it is the figure to compare
-// with other services. AP score breaks ties between equal severities by
-// the model's largest window probability, which the API does not expose:
-// it measures the model's ranking, not what a user can rank by.
-//
-// The "eval" rows of a set are the rows the shipped model never trained
-// on: the dev split (FNV-1a of the row id mod 5 == 0) of the sets it trains
-// on, the other rows of the development-only sets (their dev split
-// calibrates the thresholds), and every row of the probes (XSTest,
-// SimpleSafetyTests). With -lodo DIR (models from rai-train -lodo
-// -lodo-out DIR) each trainable set is also scored whole by the model
-// trained without it: the honest estimate for data never seen.
-//
-// When ../shared/data is absent it prints a message and exits 0.
 package main
 
 import (

@@ -1,11 +1,3 @@
-// Command raiserver runs the content-safety analysis service.
-//
-// It listens for gRPC on --listen (env RAI_LISTEN, default :50051), serves
-// rai.v1.AnalysisService, gRPC server reflection and grpc.health.v1, and runs
-// on embedded defaults: no configuration file and no network are needed.
-// With --metrics-listen it also serves Prometheus metrics and /healthz over
-// HTTP; with the standard OTEL_* variables it traces streams over OTLP.
-// See docs/configuration.md and docs/operations.md.
 package main
 
 import (
