@@ -131,7 +131,6 @@ func run(args []string, stdout io.Writer) error {
 	lowBenignFPR := fs.Float64("low-benign-fpr", def.Calibration.LowBenignFPR, "calibration: the largest share of any benign set's dev rows at or above Low")
 	identityBenign := fs.Bool("identity-benign", def.Calibration.IdentityBenign, "calibration: for HATE, also bound Medium and Low by the benign sets' rows that name an identity group, pooled")
 	windows := fs.Bool("windows", def.WindowNegatives, "add the server windows of long benign texts as negative rows")
-	swap := fs.Float64("group-swap", float64(def.GroupSwap), "weight of a copy of every training row that names an identity group, with the group words replaced by another group's (0: none)")
 	short := fs.Float64("short", float64(def.ShortNegatives), "weight of a short fragment (1 to 6 words) of every benign training row, added as a negative row (0: none)")
 	vecs := fs.Bool("vectors", def.Vectors, "add pooled word vectors (classifiers/vectors: mean and IDF-weighted mean) as features")
 	vecScale := fs.Float64("vecscale", def.VectorScale, "standard deviation of each standardized word-vector column (0: 1/sqrt(2·dims), the unit norm of the hashed part)")
@@ -179,7 +178,6 @@ func run(args []string, stdout io.Writer) error {
 	cfg.SpacedWeight = float32(*spaced)
 	cfg.WindowNegatives = *windows
 	cfg.ShortNegatives = float32(*short)
-	cfg.GroupSwap = float32(*swap)
 	cfg.Calibration.BenignFPR = *benignFPR
 	cfg.Calibration.LowFPR = *lowFPR
 	cfg.Calibration.LowBenignFPR = *lowBenignFPR

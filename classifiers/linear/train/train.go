@@ -82,10 +82,6 @@ type Config struct {
 	// which the pooled word vectors of one or two words ("him") decide
 	// alone.
 	ShortNegatives float32 `json:"short_negatives,omitempty"`
-	// GroupSwap, when above 0, adds for every training example that names
-	// an identity group a copy with the group words replaced by another
-	// group's (SwapGroups) at this weight relative to the example's.
-	GroupSwap float32 `json:"group_swap,omitempty"`
 	// Vectors adds the pooled word vectors of classifiers/vectors (mean
 	// and IDF-weighted mean, see linear.VectorTerm) as dense features
 	// beside the hashed ones.
@@ -375,9 +371,6 @@ func Train(exs, dev []Example, cfg Config) (*Result, error) {
 		if c < N && p != 0 {
 			cfg.setScale[c] = setScales(exs, p)
 		}
-	}
-	if cfg.GroupSwap > 0 {
-		exs = withSwaps(exs, cfg.GroupSwap)
 	}
 	if cfg.WindowNegatives {
 		exs = withWindows(exs)
