@@ -226,7 +226,7 @@ func evaluate(sc *scorer, exs []train.Example, obf bool) *result {
 	}, func(i int) bool { return v[i].sev[classifiers.Hate] >= blockAt })
 	// Short texts (one to six words: chat turns, word-list entries, short
 	// posts), where each word weighs most in the model (see "Short texts"
-	// in docs/classifiers-model.md): benign rows blocked, and positive
+	// in docs/classifiers-experiments.md): benign rows blocked, and positive
 	// rows blocked in a category they are positive for.
 	short := func(e *train.Example) bool { return len(strings.Fields(e.Text)) <= maxShortWords }
 	r.addProbe("Short rows (1-6 words), benign in all four: blocked (any category)", "", exs, func(e *train.Example) bool {

@@ -81,7 +81,7 @@ type Features struct {
 	// several times what it does in a post, and words that only lean
 	// harmful ("him", "bed") decide it; this feature lets the model
 	// learn how often a text that short is harmful, apart from what its
-	// words weigh in longer texts (docs/classifiers-model.md, "Short
+	// words weigh in longer texts (docs/classifiers-experiments.md, "Short
 	// texts").
 	Length bool `json:"length,omitempty"`
 }

@@ -1,6 +1,6 @@
 package linear_test
 
-// The second-stage experiment of issue 15, item 3 (docs/classifiers-model.md,
+// The second-stage experiment of issue 15, item 3 (docs/classifiers-experiments.md,
 // "A second stage over the model's parts"): does a small learned model over
 // the parts of the shipped model's log-odds, trained on rows the first stage
 // did not see, rank unseen data sets better than the first stage's own sum?
