@@ -1,6 +1,7 @@
 package classify_test
 
 import (
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -12,7 +13,7 @@ import (
 	"github.com/openrai/raiserver/classifiers/ensemble"
 	"github.com/openrai/raiserver/classifiers/lexicon"
 	"github.com/openrai/raiserver/classifiers/linear"
-	"github.com/openrai/raiserver/segmenter"
+	"github.com/openrai/raiserver/classifiers/linear/train"
 )
 
 // Inputs, named by shape. ASCII2K is ordinary English chat (an assistant's
@@ -168,6 +169,18 @@ func BenchmarkStackSegmentShapes(b *testing.B) {
 	}
 }
 
+// BenchmarkStackSegmentsContext is StackSegments with the analyzer's
+// context set to each size (analyzer.WithContextBytes): what a smaller
+// or larger context costs or saves on the server's path.
+func BenchmarkStackSegmentsContext(b *testing.B) {
+	c := stack(b)
+	text, _ := segmentCalls(b)
+	for _, n := range []int{0, 16, 32, 64, 128, 256} {
+		calls := cutContext(text, n)
+		b.Run(fmt.Sprintf("context=%d", n), func(b *testing.B) { runSegments(b, c, text, calls) })
+	}
+}
+
 // segmentCalls reads testdata/chat-en.txt and cuts it as the analyzer
 // does (cut).
 func segmentCalls(b *testing.B) ([]byte, [][]byte) {
@@ -178,16 +191,16 @@ func segmentCalls(b *testing.B) ([]byte, [][]byte) {
 	return text, cut(text)
 }
 
-// cut returns the windows the analyzer classifies for text: one per
-// segment (segmenter.DefaultMaxBytes), with up to
-// analyzer.DefaultContextBytes of the text before it.
-func cut(text []byte) [][]byte {
+// cut returns the windows the analyzer classifies for text with its
+// default context (train.Windows).
+func cut(text []byte) [][]byte { return cutContext(text, analyzer.DefaultContextBytes) }
+
+// cutContext returns the windows the analyzer classifies for text with
+// contextBytes of context (analyzer.WithContextBytes).
+func cutContext(text []byte, contextBytes int) [][]byte {
 	var calls [][]byte
-	sg := segmenter.New(segmenter.DefaultMaxBytes)
-	for start := 0; start < len(text); {
-		n := sg.Next(text[start:], true)
-		calls = append(calls, text[max(0, start-analyzer.DefaultContextBytes):start+n])
-		start += n
+	for _, w := range train.WindowsContext(nil, text, contextBytes) {
+		calls = append(calls, text[w.From:w.End])
 	}
 	return calls
 }

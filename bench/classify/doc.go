@@ -11,7 +11,9 @@
 // and a table of numbers (Hashtags2K, Code2K, Table2K). BenchmarkStack
 // classifies each whole; BenchmarkStackSegments and
 // BenchmarkStackSegmentShapes classify a text as the analyzer does, segment
-// by segment with the context before each. MB/s and allocations are
+// by segment with the context before each (train.Windows);
+// BenchmarkStackSegmentsContext does it with each context size the
+// analyzer can be set to (analyzer.WithContextBytes). MB/s and allocations are
 // reported in the same run; see docs/benchmarks.md for the numbers and the
 // machine.
 // BenchmarkHostChain is a control that needs neither memory nor more than
@@ -19,6 +21,7 @@
 // the host's shared core, not the code, moved.
 //
 // Dependencies (test code only, in the bench module, bench/go.mod):
-// segmenter, analyzer, classifiers, classifiers/ensemble, classifiers/lexicon
-// and classifiers/linear, and github.com/TwiN/go-away as the yardstick.
+// analyzer, classifiers, classifiers/ensemble, classifiers/lexicon,
+// classifiers/linear and classifiers/linear/train (the analyzer's windows),
+// and github.com/TwiN/go-away as the yardstick.
 package classify

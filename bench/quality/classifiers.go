@@ -7,12 +7,17 @@ import (
 
 	goaway "github.com/TwiN/go-away"
 
+	"github.com/openrai/raiserver/analyzer"
 	"github.com/openrai/raiserver/classifiers"
 	"github.com/openrai/raiserver/classifiers/linear"
 )
 
 // modelPath, when set, names the weights the linear model is loaded from.
 var modelPath string
+
+// contextBytes is the analyzer's context (analyzer.WithContextBytes) the
+// rows are scored with: the bytes before each segment classified with it.
+var contextBytes = analyzer.DefaultContextBytes
 
 func loadModel() (*linear.Model, error) {
 	if modelPath == "" {

@@ -8,9 +8,9 @@
 // Rows are labelled with the same mapping the model is trained with
 // (classifiers/linear/train, documented in docs/classifiers-model.md).
 // Each row is scored the way the server scores an item: cut into segments
-// with their context (train.Windows), each classified, a finding that ends
-// in the context left to the window before, the item as harmful as its
-// worst window. A finding blocks at severity ≥ 2 (MEDIUM, the default
+// with their context (train.Windows; -context N scores as a server whose
+// contextBytes is N), each classified, a finding that ends in the context
+// left to the window before, the item as harmful as its worst window. A finding blocks at severity ≥ 2 (MEDIUM, the default
 // threshold of SPEC §4).
 //
 // Average precision is reported twice. AP ranks the rows by severity, the
@@ -33,6 +33,6 @@
 // It depends on classifiers, classifiers/ensemble, classifiers/lexicon and
 // classifiers/linear (the classifiers it scores), on classifiers/linear/train
 // for the data sets, their label mapping, splits and the server's windows,
-// and on github.com/TwiN/go-away, the word-list baseline scored in the same
+// on analyzer for its default context, and on github.com/TwiN/go-away, the word-list baseline scored in the same
 // run.
 package main

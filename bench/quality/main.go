@@ -13,6 +13,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/openrai/raiserver/analyzer"
 	"github.com/openrai/raiserver/classifiers"
 	"github.com/openrai/raiserver/classifiers/linear/train"
 )
@@ -40,9 +41,13 @@ func run(args []string, w io.Writer) error {
 	noObf := fs.Bool("no-obfuscation", false, "skip the obfuscation robustness runs")
 	fs.StringVar(&modelPath, "model", "", "weights file for linear and ensemble instead of the shipped model (e.g. one trained by rai-train -exclude=sst,xstest)")
 	leaks := fs.Bool("leaks", false, "also print the cross-category leak matrix (rows positive for A and negative for B, share blocked for B)")
+	fs.IntVar(&contextBytes, "context", analyzer.DefaultContextBytes, "score with this many bytes of context before each segment (the server's contextBytes setting)")
 	lodoDir := fs.String("lodo", "", "folder of leave-one-dataset-out models (rai-train -lodo -lodo-out DIR): score each left-out set with its model, beside go-away")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if contextBytes < 0 || contextBytes > 4096 {
+		return fmt.Errorf("-context %d not in [0, 4096]", contextBytes)
 	}
 	corpus, err := train.LoadShared(*data)
 	if err != nil {

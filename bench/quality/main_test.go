@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/openrai/raiserver/analyzer"
 	"github.com/openrai/raiserver/classifiers/linear/train"
 )
 
@@ -28,6 +29,24 @@ func TestRunOnPlaceholderData(t *testing.T) {
 	for _, want := range []string{"== linear", "== goaway", "== ensemble", "XSTest safe prompts blocked", "obfuscation robustness", "cross-category leaks", "== summary"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("report lacks %q", want)
+		}
+	}
+}
+
+// TestContextFlag checks that -context scores with the analyzer's context
+// setting and refuses what the analyzer refuses.
+func TestContextFlag(t *testing.T) {
+	defer func() { contextBytes = analyzer.DefaultContextBytes }()
+	var out bytes.Buffer
+	if err := run([]string{"-data", "../../cmd/rai-train/testdata/data", "-no-obfuscation", "-context", "0"}, &out); err != nil {
+		t.Fatal(err)
+	}
+	if contextBytes != 0 || !strings.Contains(out.String(), "== ensemble") {
+		t.Fatalf("-context 0: contextBytes %d, report %d bytes", contextBytes, out.Len())
+	}
+	for _, bad := range []string{"-1", "4097"} {
+		if err := run([]string{"-data", "../../cmd/rai-train/testdata/data", "-context", bad}, new(bytes.Buffer)); err == nil {
+			t.Errorf("-context %s: no error", bad)
 		}
 	}
 }

@@ -39,16 +39,17 @@ func ensembleScorer(name, describe string, opts ...ensemble.Option) (*scorer, er
 }
 
 // windowed scores a whole item the way the analyzer does: each window of
-// train.Windows is classified, findings that end in the window's context
-// are left to the window before, and the item's severity per category is
-// the largest over its windows. probs, when not nil, adds 0.99 times the
-// largest model probability over the windows to the score.
+// train.WindowsContext (-context bytes of context) is classified, findings
+// that end in the window's context are left to the window before, and the
+// item's severity per category is the largest over its windows. probs,
+// when not nil, adds 0.99 times the largest model probability over the
+// windows to the score.
 func windowed(classify func([]classifiers.Finding, []byte) []classifiers.Finding, probs func([]byte, *[n]float32)) func([]byte) verdict {
 	var dst []classifiers.Finding
 	var ws []train.Window
 	return func(text []byte) (v verdict) {
 		var pmax [n]float32
-		ws = train.Windows(ws[:0], text)
+		ws = train.WindowsContext(ws[:0], text, contextBytes)
 		for _, w := range ws {
 			dst = classify(dst[:0], text[w.From:w.End])
 			for _, f := range dst {

@@ -123,8 +123,9 @@ func TestDatasetPolicy(t *testing.T) {
 }
 
 // TestWindowsTileText checks the windows against the analyzer's rule:
-// segments tile the text in order, each with at most DefaultContextBytes
-// of context starting at a rune.
+// segments tile the text in order, each with at most the context bytes
+// (DefaultContextBytes for Windows) starting at a rune, and a larger
+// context never starts later.
 func TestWindowsTileText(t *testing.T) {
 	texts := []string{
 		"",
@@ -133,25 +134,35 @@ func TestWindowsTileText(t *testing.T) {
 		strings.Repeat("word ", 700),
 	}
 	for i, text := range texts {
-		ws := Windows(nil, []byte(text))
-		end := 0
-		for _, w := range ws {
-			if w.Start != end || w.End <= w.Start {
-				t.Fatalf("text %d: window %+v does not follow %d", i, w, end)
-			}
-			if w.Start-w.From > analyzer.DefaultContextBytes || w.From > w.Start {
-				t.Fatalf("text %d: context of %+v", i, w)
-			}
-			if !utf8.RuneStart(text[w.From]) && w.From < len(text) {
-				t.Fatalf("text %d: context starts inside a rune: %+v", i, w)
-			}
-			end = w.End
+		if d, w := Windows(nil, []byte(text)), WindowsContext(nil, []byte(text), analyzer.DefaultContextBytes); !slices.Equal(d, w) {
+			t.Fatalf("text %d: Windows differs from WindowsContext with the default", i)
 		}
-		if end != len(text) {
-			t.Fatalf("text %d: windows end at %d of %d", i, end, len(text))
-		}
-		if len(text) > 2000 && len(ws) < 2 {
-			t.Fatalf("text %d: %d bytes in one window", i, len(text))
+		var prev []Window
+		for _, n := range []int{0, 1, 32, analyzer.DefaultContextBytes, 4096} {
+			ws := WindowsContext(nil, []byte(text), n)
+			end := 0
+			for j, w := range ws {
+				if w.Start != end || w.End <= w.Start {
+					t.Fatalf("text %d, context %d: window %+v does not follow %d", i, n, w, end)
+				}
+				if w.Start-w.From > n || w.From > w.Start {
+					t.Fatalf("text %d, context %d: context of %+v", i, n, w)
+				}
+				if !utf8.RuneStart(text[w.From]) && w.From < len(text) {
+					t.Fatalf("text %d, context %d: context starts inside a rune: %+v", i, n, w)
+				}
+				if prev != nil && w.From > prev[j].From {
+					t.Fatalf("text %d, context %d: window %+v starts after %+v", i, n, w, prev[j])
+				}
+				end = w.End
+			}
+			if end != len(text) {
+				t.Fatalf("text %d, context %d: windows end at %d of %d", i, n, end, len(text))
+			}
+			if len(text) > 2000 && len(ws) < 2 {
+				t.Fatalf("text %d: %d bytes in one window", i, len(text))
+			}
+			prev = ws
 		}
 	}
 }

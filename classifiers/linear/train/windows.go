@@ -16,13 +16,19 @@ type Window struct{ From, Start, End int }
 // rune start). An item is as harmful as its worst window, and a finding
 // that ends inside the context belongs to the window before.
 func Windows(dst []Window, text []byte) []Window {
+	return WindowsContext(dst, text, analyzer.DefaultContextBytes)
+}
+
+// WindowsContext is Windows for an analyzer configured with contextBytes
+// of context (analyzer.WithContextBytes) instead of the default.
+func WindowsContext(dst []Window, text []byte, contextBytes int) []Window {
 	sg := segmenter.New(segmenter.DefaultMaxBytes)
 	for start := 0; start < len(text); {
 		n := sg.Next(text[start:], true)
 		if n <= 0 {
 			break
 		}
-		from := max(0, start-analyzer.DefaultContextBytes)
+		from := max(0, start-contextBytes)
 		for from < start && from > 0 && text[from]&0xC0 == 0x80 {
 			from++
 		}
