@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"time"
+	"unicode/utf8"
 
 	"github.com/openrai/raiserver/classifiers"
 	"github.com/openrai/raiserver/extract"
@@ -285,13 +286,7 @@ func clock() time.Duration { return time.Since(epoch) }
 // clock reading the segment's time counts from; analyze returns the reading
 // after it.
 func (s *Session) analyze(dst []Event, it *item, start, end int, t0 time.Duration) ([]Event, time.Duration) {
-	from := start - s.a.cfg.contextBytes
-	if from < 0 {
-		from = 0
-	}
-	for from < start && from > 0 && !runeStart(it.text[from]) {
-		from++
-	}
+	from := ContextStart(it.text, start, s.a.cfg.contextBytes)
 	window := it.text[from:end]
 	cfg := &s.a.cfg
 	s.findings = s.a.cls.Classify(s.findings[:0], window)
@@ -351,7 +346,19 @@ func (s *Session) analyze(dst []Event, it *item, start, end int, t0 time.Duratio
 	return append(dst, ev), t1
 }
 
-func runeStart(b byte) bool { return b&0xC0 != 0x80 }
+// ContextStart returns where the context of a segment that starts at
+// start in text begins: contextBytes before it (analyzer.WithContextBytes),
+// moved forward to the start of a UTF-8 sequence, never before 0. The
+// analyzer classifies text[ContextStart(text, start, n):end] for the segment
+// [start, end); training and the quality bench cut items the same way
+// (classifiers/linear/train.Windows).
+func ContextStart(text []byte, start, contextBytes int) int {
+	from := max(0, start-contextBytes)
+	for from < start && from > 0 && !utf8.RuneStart(text[from]) {
+		from++
+	}
+	return from
+}
 
 // clip bounds a client-supplied name before it goes into an error message.
 func clip(s string) string {

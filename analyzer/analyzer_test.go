@@ -156,6 +156,27 @@ func TestPhraseAcrossSegmentBorder(t *testing.T) {
 	}
 }
 
+// TestContextStart checks where a segment's context begins: n bytes
+// before the segment, never before the text, never inside a UTF-8
+// sequence (moved forward), and empty when n is 0.
+func TestContextStart(t *testing.T) {
+	text := []byte("abé日cd") // a b é(2 bytes) 日(3 bytes) c d
+	tests := []struct{ start, n, want int }{
+		{start: 0, n: 64, want: 0},
+		{start: 4, n: 64, want: 0},
+		{start: 4, n: 0, want: 4},
+		{start: 4, n: 2, want: 2},
+		{start: 7, n: 4, want: 4}, // 3 is inside é
+		{start: 7, n: 2, want: 7}, // 5 and 6 are inside 日
+		{start: 8, n: 3, want: 7},
+	}
+	for _, tt := range tests {
+		if got := analyzer.ContextStart(text, tt.start, tt.n); got != tt.want {
+			t.Errorf("ContextStart(start %d, n %d) = %d, want %d", tt.start, tt.n, got, tt.want)
+		}
+	}
+}
+
 func TestRealtimeFullTextIsNotAnalyzedTwice(t *testing.T) {
 	s := newAnalyzer(t).NewSession()
 	var evs []analyzer.Event

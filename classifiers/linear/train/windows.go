@@ -12,9 +12,9 @@ type Window struct{ From, Start, End int }
 
 // Windows returns the classifier calls the analyzer makes for a whole item
 // of text: segmenter.DefaultMaxBytes segments, each with up to
-// analyzer.DefaultContextBytes of the text before it (moved forward to a
-// rune start). An item is as harmful as its worst window, and a finding
-// that ends inside the context belongs to the window before.
+// analyzer.DefaultContextBytes of the text before it (analyzer.ContextStart).
+// An item is as harmful as its worst window, and a finding that ends inside
+// the context belongs to the window before.
 func Windows(dst []Window, text []byte) []Window {
 	return WindowsContext(dst, text, analyzer.DefaultContextBytes)
 }
@@ -28,10 +28,7 @@ func WindowsContext(dst []Window, text []byte, contextBytes int) []Window {
 		if n <= 0 {
 			break
 		}
-		from := max(0, start-contextBytes)
-		for from < start && from > 0 && text[from]&0xC0 == 0x80 {
-			from++
-		}
+		from := analyzer.ContextStart(text, start, contextBytes)
 		dst = append(dst, Window{From: from, Start: start, End: start + n})
 		start += n
 	}
