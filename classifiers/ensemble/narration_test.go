@@ -131,3 +131,17 @@ func countBenign(t *testing.T, path string) (total, blocked map[string]int) {
 	})
 	return countBlocked(t, rows, true, func(probeRow) []classifiers.Category { return allCategories })
 }
+
+// TestDefaultShortTurns runs the default ensemble over
+// testdata/short_turns.tsv, a held-out set of whole chat turns of one to
+// five words: harmless replies, follow-ups, plans and reactions (many
+// pointing at a person: who to send something to, who said what), and
+// short hateful, sexual, violent and self-harm messages, hand-written for
+// this project by an author who saw neither the rules, the training rows
+// nor the other probes (docs/classifiers-model.md). Scored and bounded as
+// TestDefaultNarrationProbes.
+func TestDefaultShortTurns(t *testing.T) {
+	// Shipped: 12/300 benign blocked (9 of them replies naming a person),
+	// 109/120 harmful caught.
+	checkLabelled(t, "testdata/short_turns.tsv", 0.05, 0.85)
+}
