@@ -2,6 +2,7 @@ package linear
 
 import (
 	"encoding/binary"
+	"math"
 )
 
 // Feature hashing. Features are read from the normalized text in one pass
@@ -84,7 +85,18 @@ type Features struct {
 	// words weigh in longer texts (docs/classifiers-experiments.md, "Short
 	// texts").
 	Length bool `json:"length,omitempty"`
+	// Prior is a pseudo-count of features: each feature of a text with n
+	// of them weighs 1/sqrt(n + Prior) instead of 1/sqrt(n), so a text of
+	// a few words moves the log-odds less far from the bias than a post
+	// does (a short text is shrunk towards the prior). 0: 1/sqrt(n), as
+	// every model before it (docs/classifiers-experiments.md, "Short
+	// texts").
+	Prior uint8 `json:"prior,omitempty"`
 }
+
+// Scale is the weight of each of n features of a text: 1/sqrt(n + Prior).
+// The model and training (classifiers/linear/train) both weigh with it.
+func (f Features) Scale(n int) float64 { return 1 / math.Sqrt(float64(n)+float64(f.Prior)) }
 
 // maxLengthWords is the longest text, in words, that gets a
 // Features.Length feature.

@@ -16,7 +16,8 @@ import (
 //
 //	magic   [8]byte "RAILIN2\n", "RAILIN3\n" with a word-vector term, or
 //	        "RAILIN4\n" with a word-vector term and a phrase term
-//	bits, minN, maxN, flags, normalization, long uint8; 2 reserved zero bytes
+//	bits, minN, maxN, flags, normalization, long, prior uint8; 1 reserved
+//	zero byte (prior: Features.Prior, 0 in files written before it)
 //	categories uint32 (= 4)
 //	bias       [4]float32
 //	thresholds [4][4]float32 (veto, low, medium, high per category)
@@ -160,10 +161,10 @@ func decode(data []byte) (Params, error) {
 		return p, fmt.Errorf("%w: checksum mismatch", ErrFormat)
 	}
 	h := data[8:16]
-	p.Features = Features{Bits: h[0], MinN: h[1], MaxN: h[2], Words: h[3]&1 != 0, Bigrams: h[3]&2 != 0, Cross: h[3]&4 != 0, Request: h[3]&16 != 0, Length: h[3]&32 != 0, Long: h[5]}
+	p.Features = Features{Bits: h[0], MinN: h[1], MaxN: h[2], Words: h[3]&1 != 0, Bigrams: h[3]&2 != 0, Cross: h[3]&4 != 0, Request: h[3]&16 != 0, Length: h[3]&32 != 0, Long: h[5], Prior: h[6]}
 	p.Normalization = Normalization(h[4])
 	upper := h[3]&8 != 0
-	if h[3]&^63 != 0 || h[6]|h[7] != 0 {
+	if h[3]&^63 != 0 || h[7] != 0 {
 		return p, fmt.Errorf("%w: reserved bits set", ErrFormat)
 	}
 	if p.Features.Bits < 12 || p.Features.Bits > 24 {
@@ -317,7 +318,7 @@ func (p *Params) Encode() ([]byte, error) {
 	default:
 		out = append(out, magic[:]...)
 	}
-	out = append(out, f.Bits, f.MinN, f.MaxN, flags, byte(p.Normalization), f.Long, 0, 0)
+	out = append(out, f.Bits, f.MinN, f.MaxN, flags, byte(p.Normalization), f.Long, f.Prior, 0)
 	out = binary.LittleEndian.AppendUint32(out, uint32(N))
 	put := func(v float32) { out = binary.LittleEndian.AppendUint32(out, math.Float32bits(v)) }
 	for c := range N {

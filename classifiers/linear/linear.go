@@ -320,7 +320,8 @@ func probabilities(z [N]float32, out *[N]float32) {
 }
 
 // Logits returns the per-category log-odds for a list of feature buckets
-// (as appended by Features.AppendFeatures): bias + Σ w / sqrt(len(feats)),
+// (as appended by Features.AppendFeatures): bias + Σ w / sqrt(len(feats) +
+// Features.Prior),
 // without the word-vector term (see LogitsNormalized).
 func (m *Model) Logits(feats []uint32) [N]float32 {
 	return m.logits(m.sums(feats), len(feats))
@@ -348,7 +349,7 @@ func (m *Model) sums(feats []uint32) (sum [N]int64) {
 func (m *Model) logits(sum [N]int64, n int) [N]float32 {
 	z := m.p.Bias
 	if n > 0 {
-		inv := 1 / math.Sqrt(float64(n))
+		inv := m.p.Features.Scale(n)
 		for c := range N {
 			z[c] += float32(float64(sum[c]) * float64(m.scale[c]) * inv)
 		}

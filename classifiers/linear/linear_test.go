@@ -3,6 +3,7 @@ package linear_test
 import (
 	"bytes"
 	"errors"
+	"math"
 	"strings"
 	"sync"
 	"testing"
@@ -160,11 +161,11 @@ func TestRoundTrip(t *testing.T) {
 }
 
 // TestFeatureFlagsRoundTrip checks that every feature flag survives the
-// file: a model with anchor crosses, the request class and the length
-// feature loads with all three.
+// file: a model with anchor crosses, the request class, the length
+// feature and a feature prior loads with all four.
 func TestFeatureFlagsRoundTrip(t *testing.T) {
 	p := tiny(t).Params()
-	p.Features.Cross, p.Features.Request, p.Features.Length = true, true, true
+	p.Features.Cross, p.Features.Request, p.Features.Length, p.Features.Prior = true, true, true, 8
 	raw, err := p.Encode()
 	if err != nil {
 		t.Fatal(err)
@@ -175,6 +176,36 @@ func TestFeatureFlagsRoundTrip(t *testing.T) {
 	}
 	if got := m.Params().Features; got != p.Features {
 		t.Fatalf("features after a round trip = %+v, want %+v", got, p.Features)
+	}
+}
+
+// TestPrior checks the feature prior: with Prior P each of n features
+// weighs 1/sqrt(n + P), so the same words move a short text's log-odds
+// less far from the bias, and Prior 0 is the plain 1/sqrt(n).
+func TestPrior(t *testing.T) {
+	text := []byte("zork")
+	var z [linear.N]float32
+	for _, prior := range []uint8{0, 8} {
+		p := tinyParams(t)
+		p.Features.Prior = prior
+		m, err := linear.New(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		feats := p.Features.AppendFeatures(nil, text)
+		got := m.Logits(feats)
+		var sum float64
+		for _, f := range feats {
+			sum += float64(p.Weights[f&(1<<p.Features.Bits-1)][classifiers.Violence])
+		}
+		want := float64(p.Bias[classifiers.Violence]) + sum/math.Sqrt(float64(len(feats))+float64(prior))
+		if math.Abs(float64(got[classifiers.Violence])-want) > 1e-4 {
+			t.Errorf("prior %d: logit %v, want %v", prior, got[classifiers.Violence], want)
+		}
+		if prior > 0 && !(got[classifiers.Violence] < z[classifiers.Violence]) {
+			t.Errorf("prior %d: logit %v not below %v without it", prior, got[classifiers.Violence], z[classifiers.Violence])
+		}
+		z = got
 	}
 }
 

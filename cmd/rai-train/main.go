@@ -110,6 +110,7 @@ func run(args []string, stdout io.Writer) error {
 	bigrams := fs.Bool("bigrams", def.Features.Bigrams, "word bigram features")
 	cross := fs.Bool("cross", def.Features.Cross, "anchor crosses: every word crossed with each anchor class present (group, second person, first person)")
 	request := fs.Bool("request-cross", def.Features.Request, "with -cross, a fourth anchor class: words that mark a request to an assistant (how, write, give, steps, please, …)")
+	prior := fs.Uint("prior", uint(def.Features.Prior), "pseudo-count of features: each of n features weighs 1/sqrt(n + prior), shrinking short texts towards the bias (0: 1/sqrt(n), as shipped; at most 255)")
 	length := fs.Bool("length", def.Features.Length, "a feature for the number of words of a text of at most six words (Features.Length)")
 	long := fs.Uint("long", uint(def.Features.Long), "words of at most this many bytes get only their edge n-grams (0: all n-grams for every word)")
 	norm := fs.Uint("norm", uint(def.Normalization), "text normalization (0 ASCII lowercase, 1 classifiers/internal/normalize)")
@@ -148,7 +149,10 @@ func run(args []string, stdout io.Writer) error {
 		return err
 	}
 	cfg := def
-	cfg.Features = linear.Features{Bits: uint8(*bits), MinN: uint8(*minN), MaxN: uint8(*maxN), Words: *words, Bigrams: *bigrams, Long: uint8(*long), Cross: *cross, Request: *request, Length: *length}
+	if *prior > 255 {
+		return fmt.Errorf("-prior %d: at most 255", *prior)
+	}
+	cfg.Features = linear.Features{Bits: uint8(*bits), MinN: uint8(*minN), MaxN: uint8(*maxN), Words: *words, Bigrams: *bigrams, Long: uint8(*long), Cross: *cross, Request: *request, Length: *length, Prior: uint8(*prior)}
 	cfg.Normalization = linear.Normalization(*norm)
 	cfg.L2, cfg.MaxIter = *l2, *maxIter
 	if *l2Cat != "" {

@@ -189,7 +189,7 @@ func (s *sparse) rows() int { return len(s.rowPtr) - 1 }
 
 // featurize builds the feature matrix of exs exactly as linear.Model sees
 // them: normalized text, hashed features, each occurrence worth
-// 1/sqrt(number of occurrences), duplicates summed.
+// 1/sqrt(number of occurrences + Features.Prior), duplicates summed.
 func featurize(exs []Example, f linear.Features, norm linear.Normalization) *sparse {
 	s := &sparse{rowPtr: make([]int, 1, len(exs)+1)}
 	var text []byte
@@ -200,7 +200,7 @@ func featurize(exs []Example, f linear.Features, norm linear.Normalization) *spa
 		slices.Sort(feats)
 		inv := 0.0
 		if len(feats) > 0 {
-			inv = float64(float32(1 / math.Sqrt(float64(len(feats)))))
+			inv = float64(float32(f.Scale(len(feats))))
 		}
 		for j := 0; j < len(feats); {
 			k := j

@@ -133,6 +133,21 @@ func TestTrainSeparable(t *testing.T) {
 	if string(raw1) != string(raw2) {
 		t.Error("two trainings on the same data differ")
 	}
+	// With a feature prior the rows are weighed as the model weighs them,
+	// and the model file keeps it.
+	cfg.Features.Prior = 8
+	res3, err := Train(exs, exs, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := res3.Model.Params().Features.Prior; got != 8 {
+		t.Fatalf("trained with Prior 8, the model has %d", got)
+	}
+	for name, m := range Evaluate(res3.Model, exs).Overall {
+		if m.AP < 0.99 || m.Recall < 0.99 {
+			t.Errorf("prior 8, %s: AP %v recall %v", name, m.AP, m.Recall)
+		}
+	}
 }
 
 func TestParseSynthetic(t *testing.T) {
