@@ -66,6 +66,9 @@ const (
 	DefaultMaxItems           = 65536
 )
 
+// MaxContextBytes is the largest context WithContextBytes accepts.
+const MaxContextBytes = 4096
+
 // CategoryConfig is the policy for one harm category.
 type CategoryConfig struct {
 	// Enabled categories are classified and reported.
@@ -112,8 +115,8 @@ func (c *config) validate() error {
 	if c.maxSegmentBytes < 16 || c.maxSegmentBytes > 1<<20 {
 		return fmt.Errorf("%w: max segment bytes %d not in [16, 1048576]", ErrConfig, c.maxSegmentBytes)
 	}
-	if c.contextBytes < 0 || c.contextBytes > 4096 {
-		return fmt.Errorf("%w: context bytes %d not in [0, 4096]", ErrConfig, c.contextBytes)
+	if c.contextBytes < 0 || c.contextBytes > MaxContextBytes {
+		return fmt.Errorf("%w: context bytes %d not in [0, %d]", ErrConfig, c.contextBytes, MaxContextBytes)
 	}
 	if c.maxPayloadBytes < 1024 {
 		return fmt.Errorf("%w: max payload bytes %d below 1024", ErrConfig, c.maxPayloadBytes)

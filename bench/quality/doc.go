@@ -10,8 +10,9 @@
 // Each row is scored the way the server scores an item: cut into segments
 // with their context (train.Windows; -context N scores as a server whose
 // contextBytes is N), each classified, a finding that ends in the context
-// left to the window before, the item as harmful as its worst window. A finding blocks at severity ≥ 2 (MEDIUM, the default
-// threshold of SPEC §4).
+// left to the window before, the item as harmful as its worst window. A
+// finding blocks at severity ≥ 2 (MEDIUM, the default threshold of SPEC
+// §4).
 //
 // Average precision is reported twice. AP ranks the rows by severity, the
 // only ranking a client of the service sees (rows of equal severity are
@@ -33,6 +34,6 @@
 // It depends on classifiers, classifiers/ensemble, classifiers/lexicon and
 // classifiers/linear (the classifiers it scores), on classifiers/linear/train
 // for the data sets, their label mapping, splits and the server's windows,
-// on analyzer for its default context, and on github.com/TwiN/go-away, the word-list baseline scored in the same
-// run.
+// on analyzer for its default context and its bound, and on
+// github.com/TwiN/go-away, the word-list baseline scored in the same run.
 package main

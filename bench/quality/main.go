@@ -46,8 +46,8 @@ func run(args []string, w io.Writer) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if contextBytes < 0 || contextBytes > 4096 {
-		return fmt.Errorf("-context %d not in [0, 4096]", contextBytes)
+	if contextBytes < 0 || contextBytes > analyzer.MaxContextBytes {
+		return fmt.Errorf("-context %d not in [0, %d]", contextBytes, analyzer.MaxContextBytes)
 	}
 	corpus, err := train.LoadShared(*data)
 	if err != nil {
