@@ -133,6 +133,7 @@ func run(args []string, stdout io.Writer) error {
 	identityBenign := fs.Bool("identity-benign", def.Calibration.IdentityBenign, "calibration: for HATE, also bound Medium and Low by the benign sets' rows that name an identity group, pooled")
 	windows := fs.Bool("windows", def.WindowNegatives, "add the server windows of long benign texts as negative rows")
 	short := fs.Float64("short", float64(def.ShortNegatives), "weight of a short fragment (1 to 6 words) of every benign training row, added as a negative row (0: none)")
+	implied := fs.Float64("implied", float64(def.Implied), "weight of the statements SBIC's annotators wrote of what a hateful training post implies of a group, each added as a HATE positive row (0: none)")
 	vecs := fs.Bool("vectors", def.Vectors, "add pooled word vectors (classifiers/vectors: mean and IDF-weighted mean) as features")
 	vecScale := fs.Float64("vecscale", def.VectorScale, "standard deviation of each standardized word-vector column (0: 1/sqrt(2·dims), the unit norm of the hashed part)")
 	conv := fs.Bool("conv", def.Conv != nil, "add the phrase term (a convolution over the word vectors; needs -vectors)")
@@ -182,6 +183,7 @@ func run(args []string, stdout io.Writer) error {
 	cfg.SpacedWeight = float32(*spaced)
 	cfg.WindowNegatives = *windows
 	cfg.ShortNegatives = float32(*short)
+	cfg.Implied = float32(*implied)
 	cfg.Calibration.BenignFPR = *benignFPR
 	cfg.Calibration.LowFPR = *lowFPR
 	cfg.Calibration.LowBenignFPR = *lowBenignFPR

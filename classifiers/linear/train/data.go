@@ -70,6 +70,11 @@ type Example struct {
 	// Weak marks weak supervision (soft targets): trained on, never
 	// counted as a positive or negative in metrics or calibration.
 	Weak bool
+	// Implied holds what the row's annotators wrote that it implies, as
+	// statements of their own (SBIC's targetStereotype: "<group> are
+	// <trait>"). They are never scored; Config.Implied turns those of
+	// training rows into training rows of their own.
+	Implied []string
 }
 
 // Positive reports whether the example is a hard positive for c.

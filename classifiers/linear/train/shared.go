@@ -213,9 +213,12 @@ func loadHateXplain(data []byte) ([]Example, error) {
 // column) → HATE positive; offensive posts without a group implication →
 // HATE unknown (insults, profanity); not offensive → HATE negative. sexYN
 // ≥ 0.5 → SEXUAL positive, else SEXUAL negative. Posts that are not
-// offensive are negatives for VIOLENCE and SELF_HARM too.
+// offensive are negatives for VIOLENCE and SELF_HARM too. A group-implying
+// post keeps its annotators' implied statements (targetStereotype) in
+// Example.Implied, those that state something of a group (see
+// impliedStatements).
 func loadSBIC(data []byte) ([]Example, error) {
-	col, rows, err := readTable(data, "", "post", "offensiveYN", "sexYN", "hasBiasedImplication")
+	col, rows, err := readTable(data, "", "post", "offensiveYN", "sexYN", "hasBiasedImplication", "targetStereotype")
 	if err != nil {
 		return nil, err
 	}
@@ -230,6 +233,7 @@ func loadSBIC(data []byte) ([]Example, error) {
 		case off >= 0.5 && bias < 0.5:
 			e.Kind = "offensive-group"
 			e.pos(1, hate)
+			e.Implied = impliedStatements(r[col[5]])
 		case off >= 0.5:
 			e.Kind = "offensive"
 		default:
@@ -244,6 +248,41 @@ func loadSBIC(data []byte) ([]Example, error) {
 		out = append(out, e)
 	}
 	return out, nil
+}
+
+// describing begins an annotator's note on what a post does ("makes light
+// of …", "trivializes …") rather than a statement of what it implies.
+var describing = map[string]bool{
+	"makes": true, "make": true, "trivializes": true, "trivialize": true,
+	"implies": true, "imply": true, "jokes": true, "joking": true,
+	"mocks": true, "mocking": true, "minimizes": true, "minimizing": true,
+	"uses": true, "using": true, "says": true, "calls": true,
+	"compares": true, "comparing": true, "references": true, "refers": true,
+	"belittles": true, "degrades": true, "demeans": true, "insults": true,
+	"laughs": true, "laughing": true, "promotes": true, "encourages": true,
+	"glorifies": true, "celebrates": true,
+}
+
+// impliedStatements reads SBIC's targetStereotype (a JSON list of strings)
+// and returns its statements, each once (letter case ignored), without the
+// annotators' notes on what the post does (describing).
+func impliedStatements(s string) []string {
+	var all []string
+	if json.Unmarshal([]byte(s), &all) != nil {
+		return nil
+	}
+	var out []string
+	seen := map[string]bool{}
+	for _, t := range all {
+		t = strings.TrimSpace(t)
+		words := strings.Fields(strings.ToLower(t))
+		if len(words) < 2 || describing[words[0]] || seen[strings.Join(words, " ")] {
+			continue
+		}
+		seen[strings.Join(words, " ")] = true
+		out = append(out, t)
+	}
+	return out
 }
 
 // Latent Hatred (implicit_hate): implicit_hate and explicit_hate → HATE

@@ -56,6 +56,25 @@ func TestLoadSBICInvertedColumn(t *testing.T) {
 	}
 }
 
+// TestLoadSBICImplied: a group-implying post keeps its annotators'
+// statements, each once and without notes on what the post does; other
+// posts keep none.
+func TestLoadSBICImplied(t *testing.T) {
+	data := ",post,targetMinority,targetCategory,targetStereotype,whoTarget,intentYN,sexYN,offensiveYN,dataSource,hasBiasedImplication\n" +
+		`0,one,,,"[""group a are trait b"", ""Group A are trait b"", ""makes light of c"", ""d"", ""group a do e""]",,1,0,1.0,x,0` + "\n" +
+		`1,two,,,"[""group a are trait b""]",,1,0,1.0,x,1` + "\n"
+	exs, err := loadSBIC([]byte(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := exs[0].Implied, []string{"group a are trait b", "group a do e"}; !slices.Equal(got, want) {
+		t.Errorf("implied statements %q, want %q", got, want)
+	}
+	if exs[1].Implied != nil {
+		t.Errorf("a post without a group implication keeps %d statements, want none", len(exs[1].Implied))
+	}
+}
+
 func TestMapCatQA(t *testing.T) {
 	tests := []struct {
 		cat, sub string

@@ -82,6 +82,15 @@ type Config struct {
 	// which the pooled word vectors of one or two words ("him") decide
 	// alone.
 	ShortNegatives float32 `json:"short_negatives,omitempty"`
+	// Implied, when above 0, adds for every training example that is a
+	// hard HATE positive each of its Implied statements (what its
+	// annotators wrote that it implies of a group, SBIC's stereotypes) as
+	// a HATE positive row, at this weight times the example's over the
+	// square root of the number of statements (they paraphrase each
+	// other); the other categories are unknown for them. They are written
+	// in the plain words that coded and sarcastic posts avoid, and say
+	// what such posts mean.
+	Implied float32 `json:"implied,omitempty"`
 	// Vectors adds the pooled word vectors of classifiers/vectors (mean
 	// and IDF-weighted mean, see linear.VectorTerm) as dense features
 	// beside the hashed ones.
@@ -378,6 +387,9 @@ func Train(exs, dev []Example, cfg Config) (*Result, error) {
 	if cfg.ShortNegatives > 0 {
 		exs = withShort(exs, cfg.ShortNegatives)
 	}
+	if cfg.Implied > 0 {
+		exs = withImplied(exs, cfg.Implied)
+	}
 	// The phrase term is fitted on these rows: letter-spaced twins
 	// normalize to words the vector table does not hold.
 	base := exs
@@ -575,6 +587,23 @@ func withShort(exs []Example, weight float32) []Example {
 			r.Weight[c] = e.Weight[c] * weight
 		}
 		out = append(out, r)
+	}
+	return out
+}
+
+// withImplied returns exs followed by the implied statements of Implied.
+func withImplied(exs []Example, weight float32) []Example {
+	out := append([]Example(nil), exs...)
+	for _, e := range exs {
+		if len(e.Implied) == 0 || !e.Positive(hate) {
+			continue
+		}
+		w := e.Weight[hate] * weight / float32(math.Sqrt(float64(len(e.Implied))))
+		for i, t := range e.Implied {
+			r := Example{Dataset: e.Dataset, ID: fmt.Sprintf("%s#i%d", e.ID, i), Kind: "implied", Text: t}
+			r.pos(w, hate)
+			out = append(out, r)
+		}
 	}
 	return out
 }

@@ -420,6 +420,32 @@ func TestWithShort(t *testing.T) {
 	}
 }
 
+// TestWithImplied: each implied statement of a HATE-positive example
+// becomes a HATE positive row at weight w·(the example's)/√k for k
+// statements, unknown in the other categories; an example that is not a
+// HATE positive adds none.
+func TestWithImplied(t *testing.T) {
+	pos := Example{Dataset: "d", ID: "1", Text: "post", Implied: []string{"x are y", "x do z", "x w"}}
+	pos.pos(0.5, hate)
+	neg := Example{Dataset: "d", ID: "2", Text: "post", Implied: []string{"x are y"}}
+	neg.neg(1, hate)
+	got := withImplied([]Example{pos, neg}, 2)
+	if len(got) != 5 {
+		t.Fatalf("got %d rows, want the 2 examples and 3 statements", len(got))
+	}
+	want := float32(0.5 * 2 / math.Sqrt(3))
+	for i, r := range got[2:] {
+		if r.Text != pos.Implied[i] || r.ID != fmt.Sprintf("1#i%d", i) || !r.Positive(hate) || math.Abs(float64(r.Weight[hate]-want)) > 1e-6 {
+			t.Errorf("row %d: id %s, HATE target %v weight %v; want 1#i%d, 1, %v", i, r.ID, r.Target[hate], r.Weight[hate], i, want)
+		}
+		for c := 1; c < N; c++ {
+			if r.Weight[c] != 0 {
+				t.Errorf("row %d: category %d has weight %v, want unknown", i, c, r.Weight[c])
+			}
+		}
+	}
+}
+
 // TestSetBias: two data sets whose annotators differ in how much they call
 // harmful (set "broad" labels 30 rows positive that hold no harmful word),
 // each written in a register of its own (a word on every row of the set).
