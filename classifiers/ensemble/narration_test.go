@@ -132,6 +132,22 @@ func countBenign(t *testing.T, path string) (total, blocked map[string]int) {
 	return countBlocked(t, rows, true, func(probeRow) []classifiers.Category { return allCategories })
 }
 
+// TestDefaultBenignGroups runs the default ensemble over
+// testdata/benign_groups.tsv, a held-out set of 400 harmless chat messages
+// that mention real social groups (facts, good-faith questions about a
+// stereotype, history, advice, people describing themselves, support,
+// civil debate, counter-speech, creative requests), 40 of each kind,
+// hand-written for this project by an author who saw neither the rules,
+// the training rows nor the other probes (docs/classifiers-model.md).
+// None should be blocked; the bound is the shipped stack's result with a
+// little slack (the counts per kind are logged): a model that reads a
+// group and a loaded word as hate blocks about one in ten of them.
+func TestDefaultBenignGroups(t *testing.T) {
+	const maxBlocked = 0.12 // shipped: 42/400
+	total, blocked := countBenign(t, "testdata/benign_groups.tsv")
+	checkProbeRates(t, total, blocked, "", maxBlocked, 0)
+}
+
 // TestDefaultShortTurns runs the default ensemble over
 // testdata/short_turns.tsv, a held-out set of whole chat turns of one to
 // five words: harmless replies, follow-ups, plans and reactions (many

@@ -123,6 +123,7 @@ func run(args []string, stdout io.Writer) error {
 	setBias := fs.String("set-bias", "", "per category HATE,SEXUAL,VIOLENCE,SELF_HARM (e.g. 1,0,0,0): 1 gives every data set with at least 50 positives and 50 negatives of the category an intercept of its own while training, left out of the shipped model (Config.SetBias)")
 	setBal := fs.String("set-balance", "", "data-set balancing exponents for HATE,SEXUAL,VIOLENCE,SELF_HARM (e.g. 0,0.5,0.5,0.5): rows of a set weighted by (median set rows / set rows)^x (0 none)")
 	spaced := fs.Float64("spaced", float64(def.SpacedWeight), "weight of letter-spaced twins of the training rows (0: none)")
+	calib := fs.String("calibration", "", "comma-separated hand-written TSV files (kind<TAB>text) of harmless texts that only bound the calibration, as a benign development set: never trained on")
 	exclude := fs.String("exclude", "", "comma-separated data sets to leave out entirely (davidson, toxigen, xstest, sst, synthetic), for held-out evaluation")
 	lodo := fs.Bool("lodo", false, "also train leave-one-dataset-out models and report their metrics on the left-out data set")
 	lodoDir := fs.String("lodo-out", "", "with -lodo: also write each leave-one-dataset-out model to DIR/<dataset>.bin.gz (for go run ./bench/quality -lodo DIR)")
@@ -245,6 +246,14 @@ func run(args []string, stdout io.Writer) error {
 			return err
 		}
 	}
+	for _, path := range strings.Split(*calib, ",") {
+		if path = strings.TrimSpace(path); path == "" {
+			continue
+		}
+		if err := corpus.AddCalibration(path, "calibration/"+filepath.Base(path)); err != nil {
+			return err
+		}
+	}
 	if len(corpus.Examples) == 0 {
 		return errors.New("no examples")
 	}
@@ -287,7 +296,7 @@ func run(args []string, stdout io.Writer) error {
 		Config:          cfg,
 		NormFingerprint: train.NormalizationFingerprint(cfg.Normalization),
 		Inputs:          corpus.Files,
-		Split:           "dev when FNV-1a-64(row id) mod 5 == 0, else train; ids are dataset:row-key; train rows only from trainable sets; dev rows of every set but the probes calibrate",
+		Split:           "dev when FNV-1a-64(row id) mod 5 == 0, else train; ids are dataset:row-key; train rows only from trainable sets; dev rows of every set but the probes, and every row of a -calibration file, calibrate",
 		Counts:          counts(tr, dev),
 		Iterations:      res.Iterations,
 		GradMax:         res.GradMax,

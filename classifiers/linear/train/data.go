@@ -123,12 +123,15 @@ func IsDev(id string) bool {
 // whose licence allows training, Dataset.Trainable) and the development
 // rows (the dev split of every set but the probes: thresholds are read on
 // the traffic the model will see, including the development-only sets,
-// never trained on). Probe rows are in neither.
+// never trained on), and every calibration-only row
+// (Dataset.CalibrationOnly). Probe rows are in neither.
 func Split(exs []Example) (tr, dev []Example) {
 	for _, e := range exs {
 		d, _ := DatasetByName(e.Dataset)
 		switch {
 		case d.Probe:
+		case d.CalibrationOnly:
+			dev = append(dev, e)
 		case IsDev(e.ID):
 			dev = append(dev, e)
 		case d.Trainable:
@@ -234,6 +237,36 @@ func (c *Corpus) AddSynthetic(path, name string) error {
 	}
 	c.Examples = append(c.Examples, ex...)
 	c.Files = append(c.Files, File{Path: name, SHA256: sha(data), Rows: len(ex)})
+	return nil
+}
+
+// AddCalibration adds hand-written harmless rows from a TSV file of
+// kind<TAB>text lines ('#' begins a comment) as the calibration-only set
+// "calibration": each row is negative in all four categories, and is a
+// development row only (Split), so it bounds Medium and Low as a benign
+// set does (Calibration.BenignFPR, LowBenignFPR) and is never trained on.
+// name is recorded in the manifest instead of the full path.
+func (c *Corpus) AddCalibration(path, name string) error {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("train: %w", err)
+	}
+	n := 0
+	for i, line := range strings.Split(string(data), "\n") {
+		line = strings.TrimRight(line, "\r")
+		if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		kind, text, ok := strings.Cut(line, "\t")
+		if !ok || strings.TrimSpace(text) == "" {
+			return fmt.Errorf("train: %s:%d: want kind<TAB>text", name, i+1)
+		}
+		e := Example{Dataset: "calibration", ID: "calibration:" + name + ":" + strconv.Itoa(i+1), Kind: kind, Text: text}
+		e.Target, e.Weight = all(0, 1)
+		c.Examples = append(c.Examples, e)
+		n++
+	}
+	c.Files = append(c.Files, File{Path: name, SHA256: sha(data), Rows: n})
 	return nil
 }
 

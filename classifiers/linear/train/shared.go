@@ -37,6 +37,10 @@ type Dataset struct {
 	// user's posts can tell of their own self-harm, so the set's top
 	// percentile is partly mislabelled rows.
 	PerUser bool
+	// CalibrationOnly marks hand-written harmless rows that only bound
+	// the calibration (Corpus.AddCalibration): every row is a
+	// development row, none is ever trained on.
+	CalibrationOnly bool
 }
 
 // Datasets is every set the corpus reads, in load order.
@@ -67,6 +71,7 @@ var Datasets = []Dataset{
 	{Name: "safecity"},
 	{Name: "counsel_chat"},
 	{Name: "synthetic", Trainable: true, Weight: 2},
+	{Name: "calibration", CalibrationOnly: true},
 }
 
 // DatasetByName returns the policy of a data set.

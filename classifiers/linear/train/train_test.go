@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"math"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -91,6 +93,46 @@ func TestSplit(t *testing.T) {
 	}
 	if nt["davidson"]+nd["davidson"] != 200 || nd["gab_hate"] == 0 || nd["davidson"] == 0 {
 		t.Errorf("train %v, dev %v: want every davidson row in one split and dev rows of both sets", nt, nd)
+	}
+}
+
+// TestAddCalibration: a calibration file's rows are harmless in all four
+// categories and all of them are development rows, none a training row,
+// whatever their IDs hash to; comments and blank lines are skipped and a
+// row without a kind is an error.
+func TestAddCalibration(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "cal.tsv")
+	var b strings.Builder
+	b.WriteString("# comment\n\n")
+	for i := range 50 {
+		fmt.Fprintf(&b, "advice\tplain row number %d\n", i)
+	}
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var c Corpus
+	if err := c.AddCalibration(path, "calibration/cal.tsv"); err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Examples) != 50 || len(c.Files) != 1 || c.Files[0].Rows != 50 {
+		t.Fatalf("%d rows, files %+v; want 50 rows in one file", len(c.Examples), c.Files)
+	}
+	for _, e := range c.Examples {
+		if e.Dataset != "calibration" || !e.Benign() || e.Kind != "advice" {
+			t.Fatalf("row %s: set %s, benign %v, kind %s", e.ID, e.Dataset, e.Benign(), e.Kind)
+		}
+	}
+	tr, dev := Split(c.Examples)
+	if len(tr) != 0 || len(dev) != 50 {
+		t.Errorf("split %d train, %d dev; want every row a development row", len(tr), len(dev))
+	}
+	bad := filepath.Join(dir, "bad.tsv")
+	if err := os.WriteFile(bad, []byte("no kind here\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.AddCalibration(bad, "bad.tsv"); err == nil {
+		t.Error("a row without a kind was accepted")
 	}
 }
 
