@@ -252,19 +252,15 @@ func (c *Corpus) AddCalibration(path, name string) error {
 		return fmt.Errorf("train: %w", err)
 	}
 	n := 0
-	for i, line := range strings.Split(string(data), "\n") {
-		line = strings.TrimRight(line, "\r")
-		if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		kind, text, ok := strings.Cut(line, "\t")
-		if !ok || strings.TrimSpace(text) == "" {
-			return fmt.Errorf("train: %s:%d: want kind<TAB>text", name, i+1)
-		}
-		e := Example{Dataset: "calibration", ID: "calibration:" + name + ":" + strconv.Itoa(i+1), Kind: kind, Text: text}
+	err = eachTSVRow(data, name, "kind", func(line int, kind, text string) error {
+		e := Example{Dataset: "calibration", ID: "calibration:" + name + ":" + strconv.Itoa(line), Kind: kind, Text: text}
 		e.Target, e.Weight = all(0, 1)
 		c.Examples = append(c.Examples, e)
 		n++
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	c.Files = append(c.Files, File{Path: name, SHA256: sha(data), Rows: n})
 	return nil
@@ -521,16 +517,8 @@ func sstKind(area string) string {
 // Lines starting with '#' and blank lines are skipped.
 func parseSynthetic(data []byte, name string) ([]Example, error) {
 	var out []Example
-	for n, line := range strings.Split(string(data), "\n") {
-		line = strings.TrimRight(line, "\r")
-		if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		labels, text, ok := strings.Cut(line, "\t")
-		if !ok || strings.TrimSpace(text) == "" {
-			return nil, fmt.Errorf("train: %s:%d: want labels<TAB>text", name, n+1)
-		}
-		e := Example{Dataset: "synthetic", ID: name + ":" + strconv.Itoa(n+1), Kind: labels, Text: text}
+	err := eachTSVRow(data, name, "labels", func(line int, labels, text string) error {
+		e := Example{Dataset: "synthetic", ID: name + ":" + strconv.Itoa(line), Kind: labels, Text: text}
 		e.Target, e.Weight = all(0, 1)
 		list, only := strings.CutPrefix(labels, "not:")
 		if only {
@@ -540,7 +528,7 @@ func parseSynthetic(data []byte, name string) ([]Example, error) {
 			for _, l := range strings.Split(list, ",") {
 				c, ok := classifiers.ParseCategory(strings.TrimSpace(l))
 				if !ok {
-					return nil, fmt.Errorf("train: %s:%d: unknown label", name, n+1)
+					return fmt.Errorf("train: %s:%d: unknown label", name, line)
 				}
 				if only {
 					e.Weight[c] = 1
@@ -550,6 +538,28 @@ func parseSynthetic(data []byte, name string) ([]Example, error) {
 			}
 		}
 		out = append(out, e)
+		return nil
+	})
+	return out, err
+}
+
+// eachTSVRow calls fn with the 1-based line number and the two fields of
+// every row of a hand-written first<TAB>text file (blank lines and lines
+// that start with '#' skipped); a row without a tab or a text is an
+// error that names the file, the line and what the first field is.
+func eachTSVRow(data []byte, name, first string, fn func(line int, first, text string) error) error {
+	for n, line := range strings.Split(string(data), "\n") {
+		line = strings.TrimRight(line, "\r")
+		if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		f, text, ok := strings.Cut(line, "\t")
+		if !ok || strings.TrimSpace(text) == "" {
+			return fmt.Errorf("train: %s:%d: want %s<TAB>text", name, n+1, first)
+		}
+		if err := fn(n+1, f, text); err != nil {
+			return err
+		}
 	}
-	return out, nil
+	return nil
 }

@@ -3,7 +3,8 @@
 // their labels to per-category targets and weights (the loaders in data.go
 // and shared.go; Datasets says which sets may train a shipped model and at
 // what weight), splits rows into train and dev by a hash of their ids
-// (IsDev), adds the server windows of long benign texts as negatives
+// (IsDev; every row of a calibration-only file, Corpus.AddCalibration, is
+// a dev row), adds the server windows of long benign texts as negatives
 // (Windows: segments with their context, as the analyzer classifies),
 // fits one L2-regularized logistic regression per category (over the
 // hashed features and, with Config.Vectors, the standardized pooled word
