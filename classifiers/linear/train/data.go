@@ -245,24 +245,25 @@ func (c *Corpus) AddSynthetic(path, name string) error {
 // "calibration": each row is negative in all four categories, and is a
 // development row only (Split), so it bounds Medium and Low as a benign
 // set does (Calibration.BenignFPR, LowBenignFPR) and is never trained on.
-// name is recorded in the manifest instead of the full path.
+// name is recorded in the manifest instead of the full path. A malformed
+// file adds nothing.
 func (c *Corpus) AddCalibration(path, name string) error {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return fmt.Errorf("train: %w", err)
 	}
-	n := 0
+	var rows []Example
 	err = eachTSVRow(data, name, "kind", func(line int, kind, text string) error {
 		e := Example{Dataset: "calibration", ID: "calibration:" + name + ":" + strconv.Itoa(line), Kind: kind, Text: text}
 		e.Target, e.Weight = all(0, 1)
-		c.Examples = append(c.Examples, e)
-		n++
+		rows = append(rows, e)
 		return nil
 	})
 	if err != nil {
 		return err
 	}
-	c.Files = append(c.Files, File{Path: name, SHA256: sha(data), Rows: n})
+	c.Examples = append(c.Examples, rows...)
+	c.Files = append(c.Files, File{Path: name, SHA256: sha(data), Rows: len(rows)})
 	return nil
 }
 

@@ -98,8 +98,8 @@ func TestSplit(t *testing.T) {
 
 // TestAddCalibration: a calibration file's rows are harmless in all four
 // categories and all of them are development rows, none a training row,
-// whatever their IDs hash to; comments and blank lines are skipped and a
-// row without a kind is an error.
+// whatever their IDs hash to; comments and blank lines are skipped, and a
+// row without a kind is an error that adds nothing of its file.
 func TestAddCalibration(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "cal.tsv")
@@ -128,11 +128,14 @@ func TestAddCalibration(t *testing.T) {
 		t.Errorf("split %d train, %d dev; want every row a development row", len(tr), len(dev))
 	}
 	bad := filepath.Join(dir, "bad.tsv")
-	if err := os.WriteFile(bad, []byte("no kind here\n"), 0o644); err != nil {
+	if err := os.WriteFile(bad, []byte("advice\tfine\nno kind here\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if err := c.AddCalibration(bad, "bad.tsv"); err == nil {
 		t.Error("a row without a kind was accepted")
+	}
+	if len(c.Examples) != 50 || len(c.Files) != 1 {
+		t.Errorf("a malformed file added rows or a file: %d rows, %d files", len(c.Examples), len(c.Files))
 	}
 }
 
