@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/openrai/raiserver/classifiers"
+	"github.com/openrai/raiserver/classifiers/ensemble"
+	"github.com/openrai/raiserver/classifiers/linear/train"
 )
 
 // narrationCategory is the category each harmful label of
@@ -141,11 +143,36 @@ func countBenign(t *testing.T, path string) (total, blocked map[string]int) {
 // the training rows nor the other probes (docs/classifiers-model.md).
 // None should be blocked; the bound is the shipped stack's result with a
 // little slack (the counts per kind are logged): a model that reads a
-// group and a loaded word as hate blocks about one in ten of them.
+// group and a loaded word as hate blocks about one in ten of them. It
+// also logs how many a server with HATE's blockAt at HIGH would block in
+// HATE.
 func TestDefaultBenignGroups(t *testing.T) {
 	const maxBlocked = 0.12 // shipped: 42/400
 	total, blocked := countBenign(t, "testdata/benign_groups.tsv")
 	checkProbeRates(t, total, blocked, "", maxBlocked, 0)
+	c, err := ensemble.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var dst []classifiers.Finding
+	var ws []train.Window
+	high := 0
+	eachLine(t, "testdata/benign_groups.tsv", func(_ int, line string) {
+		_, text, _ := strings.Cut(line, "\t")
+		b := []byte(text)
+		hit := false
+		ws = train.Windows(ws[:0], b)
+		for _, w := range ws {
+			dst = c.Classify(dst[:0], b[w.From:w.End])
+			for _, f := range dst {
+				hit = hit || (w.From+f.End > w.Start && f.Category == classifiers.Hate && f.Severity >= 3)
+			}
+		}
+		if hit {
+			high++
+		}
+	})
+	t.Logf("HATE at HIGH or above (blockAt HIGH): %d of %d", high, total["benign"])
 }
 
 // TestDefaultShortTurns runs the default ensemble over
