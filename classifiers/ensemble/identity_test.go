@@ -209,6 +209,13 @@ var allCategories = []classifiers.Category{classifiers.Hate, classifiers.Sexual,
 // to the window before, the worst window counting); without, as one text.
 func countBlocked(t *testing.T, rows []probeRow, windowed bool, cats func(probeRow) []classifiers.Category) (total, blocked map[string]int) {
 	t.Helper()
+	return countAt(t, rows, windowed, 2, cats)
+}
+
+// countAt is countBlocked for a server that blocks at severity minSev
+// (a category's blockAt).
+func countAt(t *testing.T, rows []probeRow, windowed bool, minSev uint8, cats func(probeRow) []classifiers.Category) (total, blocked map[string]int) {
+	t.Helper()
 	c, err := ensemble.Default()
 	if err != nil {
 		t.Fatal(err)
@@ -227,7 +234,7 @@ func countBlocked(t *testing.T, rows []probeRow, windowed bool, cats func(probeR
 		for _, w := range ws {
 			dst = c.Classify(dst[:0], text[w.From:w.End])
 			for _, f := range dst {
-				hit = hit || (w.From+f.End > w.Start && f.Severity >= 2 && slices.Contains(want, f.Category))
+				hit = hit || (w.From+f.End > w.Start && f.Severity >= minSev && slices.Contains(want, f.Category))
 			}
 		}
 		for _, k := range []string{r.side, r.side + "/" + r.kind} {

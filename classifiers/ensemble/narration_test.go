@@ -5,8 +5,6 @@ import (
 	"testing"
 
 	"github.com/openrai/raiserver/classifiers"
-	"github.com/openrai/raiserver/classifiers/ensemble"
-	"github.com/openrai/raiserver/classifiers/linear/train"
 )
 
 // narrationCategory is the category each harmful label of
@@ -123,6 +121,12 @@ func TestDefaultShortChat(t *testing.T) {
 // counts as blocked in any category).
 func countBenign(t *testing.T, path string) (total, blocked map[string]int) {
 	t.Helper()
+	return countBlocked(t, benignRows(t, path), true, func(probeRow) []classifiers.Category { return allCategories })
+}
+
+// benignRows reads a probe file of kind<TAB>text lines, all harmless.
+func benignRows(t *testing.T, path string) []probeRow {
+	t.Helper()
 	var rows []probeRow
 	eachLine(t, path, func(ln int, line string) {
 		kind, text, ok := strings.Cut(line, "\t")
@@ -131,7 +135,7 @@ func countBenign(t *testing.T, path string) (total, blocked map[string]int) {
 		}
 		rows = append(rows, probeRow{"benign", kind, text})
 	})
-	return countBlocked(t, rows, true, func(probeRow) []classifiers.Category { return allCategories })
+	return rows
 }
 
 // TestDefaultBenignGroups runs the default ensemble over
@@ -150,29 +154,9 @@ func TestDefaultBenignGroups(t *testing.T) {
 	const maxBlocked = 0.12 // shipped: 42/400
 	total, blocked := countBenign(t, "testdata/benign_groups.tsv")
 	checkProbeRates(t, total, blocked, "", maxBlocked, 0)
-	c, err := ensemble.Default()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var dst []classifiers.Finding
-	var ws []train.Window
-	high := 0
-	eachLine(t, "testdata/benign_groups.tsv", func(_ int, line string) {
-		_, text, _ := strings.Cut(line, "\t")
-		b := []byte(text)
-		hit := false
-		ws = train.Windows(ws[:0], b)
-		for _, w := range ws {
-			dst = c.Classify(dst[:0], b[w.From:w.End])
-			for _, f := range dst {
-				hit = hit || (w.From+f.End > w.Start && f.Category == classifiers.Hate && f.Severity >= 3)
-			}
-		}
-		if hit {
-			high++
-		}
-	})
-	t.Logf("HATE at HIGH or above (blockAt HIGH): %d of %d", high, total["benign"])
+	_, high := countAt(t, benignRows(t, "testdata/benign_groups.tsv"), true, 3,
+		func(probeRow) []classifiers.Category { return []classifiers.Category{classifiers.Hate} })
+	t.Logf("HATE at HIGH or above (blockAt HIGH): %d of %d", high["benign"], total["benign"])
 }
 
 // TestDefaultShortTurns runs the default ensemble over

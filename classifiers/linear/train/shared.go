@@ -281,10 +281,11 @@ func impliedStatements(s string) []string {
 	for _, t := range all {
 		t = strings.TrimSpace(t)
 		words := strings.Fields(strings.ToLower(t))
-		if len(words) < 2 || describing[words[0]] || seen[strings.Join(words, " ")] {
+		key := strings.Join(words, " ")
+		if len(words) < 2 || describing[words[0]] || seen[key] {
 			continue
 		}
-		seen[strings.Join(words, " ")] = true
+		seen[key] = true
 		out = append(out, t)
 	}
 	return out
