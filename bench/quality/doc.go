@@ -4,6 +4,13 @@
 //	go run ./bench/quality                          # the ensemble
 //	go run ./bench/quality -classifier=ensemble,lexicon,linear,goaway
 //	go run ./bench/quality -no-obfuscation -leaks   # with the leak matrix
+//	go run ./bench/quality -rows mine.tsv           # your own labelled rows
+//
+// With -rows FILE it scores only the rows of FILE, labelled by the user
+// ("labels<TAB>text" lines, the format of the hand-written training rows:
+// train.ReadLabelled), and prints what each blockAt (LOW, MEDIUM, HIGH)
+// would do per category and the ids (file:line) of the rows each category
+// gets wrong at the default; it needs no ../shared/data.
 //
 // Rows are labelled with the same mapping the model is trained with
 // (classifiers/linear/train, documented in docs/classifiers-model.md).

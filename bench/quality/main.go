@@ -43,11 +43,15 @@ func run(args []string, w io.Writer) error {
 	leaks := fs.Bool("leaks", false, "also print the cross-category leak matrix (rows positive for A and negative for B, share blocked for B)")
 	fs.IntVar(&contextBytes, "context", analyzer.DefaultContextBytes, "score with this many bytes of context before each segment (the server's contextBytes setting)")
 	lodoDir := fs.String("lodo", "", "folder of leave-one-dataset-out models (rai-train -lodo -lodo-out DIR): score each left-out set with its model, beside go-away")
+	rows := fs.String("rows", "", "score your own labelled rows instead of the public data: a file of labels<TAB>text lines (labels: none, or a comma-separated list of hate, sexual, violence, self_harm, or not: and such a list; see docs/benchmarks.md)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if contextBytes < 0 || contextBytes > analyzer.MaxContextBytes {
 		return fmt.Errorf("-context %d not in [0, %d]", contextBytes, analyzer.MaxContextBytes)
+	}
+	if *rows != "" {
+		return scoreRows(w, *rows, *which)
 	}
 	corpus, err := train.LoadShared(*data)
 	if err != nil {
@@ -71,6 +75,29 @@ func run(args []string, w io.Writer) error {
 	}
 	if *lodoDir != "" {
 		return lodo(w, *lodoDir, corpus.Examples)
+	}
+	return nil
+}
+
+// scoreRows prints the report of -rows for each classifier in which.
+func scoreRows(w io.Writer, path, which string) error {
+	exs, err := train.ReadLabelled(path, "rows")
+	if err != nil {
+		return err
+	}
+	if len(exs) == 0 {
+		return fmt.Errorf("%s: no labelled rows", path)
+	}
+	for _, name := range strings.Split(which, ",") {
+		sc, err := newScorer(strings.TrimSpace(name))
+		if err != nil {
+			return err
+		}
+		r := &result{name: sc.name, describe: sc.describe, rows: len(exs), exs: exs, v: make([]verdict, len(exs))}
+		for i := range exs {
+			r.v[i] = sc.score([]byte(exs[i].Text))
+		}
+		r.printRows(w, filepath.Base(path))
 	}
 	return nil
 }
@@ -200,6 +227,10 @@ func evaluate(sc *scorer, exs []train.Example, obf bool) *result {
 	r.addProbe("XSTest safe prompts blocked (any category)", "<= 0.05", exs, func(e *train.Example) bool {
 		return e.Dataset == "xstest" && strings.HasPrefix(e.Kind, "safe/")
 	}, anyBlocked)
+	// The same if every category blocked at LOW (categories.X.blockAt).
+	r.addProbe("XSTest safe prompts at LOW or more (blocked if blockAt is LOW)", "", exs, func(e *train.Example) bool {
+		return e.Dataset == "xstest" && strings.HasPrefix(e.Kind, "safe/")
+	}, func(i int) bool { return slices.Max(v[i].sev[:]) >= 1 })
 	// The same by XSTest's prompt type (homonyms, figurative language,
 	// safe targets, …): where the false positives come from.
 	byXSTestType := func(prefix string) {
@@ -444,6 +475,9 @@ func (r *result) print(w io.Writer) {
 		tw.Flush()
 		fmt.Fprintln(w)
 	}
+	fmt.Fprintln(w, "per category and blockAt (categories.X.blockAt), eval rows:")
+	printOperatingPoints(w, r.exs, r.v, isEval)
+	fmt.Fprintln(w)
 	fmt.Fprintln(w, "probes:")
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "probe\ttarget\teval\ttrained\tall\t")

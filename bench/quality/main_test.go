@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"errors"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -68,5 +69,48 @@ func TestObfuscationShapes(t *testing.T) {
 		if got := byName[tc.name](tc.in); got != tc.want {
 			t.Errorf("%s(%q) = %q, want %q", tc.name, tc.in, got, tc.want)
 		}
+	}
+}
+
+// TestRows scores a labelled file of the user's kind: the report gives
+// every blockAt per category, counts the rows, and names wrong rows by
+// file and line, never by their text.
+func TestRows(t *testing.T) {
+	var out bytes.Buffer
+	if err := run([]string{"-rows", "testdata/rows.tsv", "-classifier", "ensemble,goaway"}, &out); err != nil {
+		t.Fatal(err)
+	}
+	report := out.String()
+	for _, want := range []string{"== ensemble on rows.tsv", "== goaway on rows.tsv", "11 rows",
+		"MEDIUM (default)", "HIGH", "benign in all four blocked in any category 0 of 5 (", "go-away"} {
+		if !strings.Contains(report, want) {
+			t.Errorf("report lacks %q", want)
+		}
+	}
+	// Five harmful rows, one per category (violence twice), blunt enough
+	// that the default stack blocks each in its category; go-away, a
+	// word list, misses most.
+	stack, goaway, _ := strings.Cut(report, "== goaway")
+	if !strings.Contains(stack, "labelled category 5 of 5") || !strings.Contains(stack, "rows wrong at the default blockAt: none") {
+		t.Errorf("the stack's report:\n%s", stack)
+	}
+	if !strings.Contains(goaway, "not blocked though labelled yes: rows.tsv:") {
+		t.Errorf("go-away's report lists no missed row:\n%s", goaway)
+	}
+	rows, err := train.ReadLabelled("testdata/rows.tsv", "rows")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range rows {
+		if strings.Contains(report, e.Text) {
+			t.Fatalf("the report prints the text of %s", e.ID)
+		}
+	}
+	bad := filepath.Join(t.TempDir(), "bad.tsv")
+	if err := os.WriteFile(bad, []byte("none\tfine\nunknown\tnot a label\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := run([]string{"-rows", bad}, new(bytes.Buffer)); err == nil || !strings.Contains(err.Error(), "bad.tsv:2") {
+		t.Errorf("a bad label: error %v, want one naming bad.tsv:2", err)
 	}
 }

@@ -224,14 +224,15 @@ func LoadShared(dir string) (*Corpus, error) {
 	return c, nil
 }
 
-// AddSynthetic adds hand-written examples from a TSV file (see
-// LoadSynthetic). name is recorded in the manifest instead of the full path.
+// AddSynthetic adds hand-written examples from a labelled TSV file (the
+// format parseLabelled reads) as rows of the data set "synthetic". name is
+// recorded in the manifest instead of the full path.
 func (c *Corpus) AddSynthetic(path, name string) error {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return fmt.Errorf("train: %w", err)
 	}
-	ex, err := parseSynthetic(data, name)
+	ex, err := parseLabelled(data, "synthetic", name)
 	if err != nil {
 		return err
 	}
@@ -509,17 +510,29 @@ func sstKind(area string) string {
 	return "unknown"
 }
 
-// Synthetic TSV: one example a line, "labels<TAB>text", where labels is
+// ReadLabelled reads a labelled TSV file (the format of the hand-written
+// training rows: parseLabelled) as examples of data set dataset, with ids
+// "<base name of path>:<line>" and Kind the line's labels. A malformed
+// file gives an error that names the line, and no rows.
+func ReadLabelled(path, dataset string) ([]Example, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("train: %w", err)
+	}
+	return parseLabelled(data, dataset, filepath.Base(path))
+}
+
+// Labelled TSV: one example a line, "labels<TAB>text", where labels is
 // "none" (negative for all four categories), a comma-separated list of
 // hate, sexual, violence, self_harm (positive for those, negative for the
 // others), or "not:" and such a list (negative for those, the others
 // unknown: a row that says what a category is not, such as an account of
 // harassment for SEXUAL, without teaching the other heads anything).
 // Lines starting with '#' and blank lines are skipped.
-func parseSynthetic(data []byte, name string) ([]Example, error) {
+func parseLabelled(data []byte, dataset, name string) ([]Example, error) {
 	var out []Example
 	err := eachTSVRow(data, name, "labels", func(line int, labels, text string) error {
-		e := Example{Dataset: "synthetic", ID: name + ":" + strconv.Itoa(line), Kind: labels, Text: text}
+		e := Example{Dataset: dataset, ID: name + ":" + strconv.Itoa(line), Kind: labels, Text: text}
 		e.Target, e.Weight = all(0, 1)
 		list, only := strings.CutPrefix(labels, "not:")
 		if only {

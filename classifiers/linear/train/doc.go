@@ -1,5 +1,6 @@
 // Package train builds the linear model from labelled data: it loads every
-// public data set under ../shared/data and hand-written TSV examples, maps
+// public data set under ../shared/data and hand-written TSV examples
+// (labelled files, also a user's own rows for bench/quality: ReadLabelled), maps
 // their labels to per-category targets and weights (the loaders in data.go
 // and shared.go; Datasets says which sets may train a shipped model and at
 // what weight), splits rows into train and dev by a hash of their ids

@@ -195,8 +195,8 @@ func TestTrainSeparable(t *testing.T) {
 	}
 }
 
-func TestParseSynthetic(t *testing.T) {
-	exs, err := parseSynthetic([]byte("# comment\n\nnone\tplain words\nhate,violence\tsome words\nnot:sexual,violence\tother words\n"), "x.tsv")
+func TestParseLabelled(t *testing.T) {
+	exs, err := parseLabelled([]byte("# comment\n\nnone\tplain words\nhate,violence\tsome words\nnot:sexual,violence\tother words\n"), "synthetic", "x.tsv")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -209,9 +209,28 @@ func TestParseSynthetic(t *testing.T) {
 		t.Fatalf("not: row parsed as %+v", e)
 	}
 	for _, bad := range []string{"nolabel\n", "unknown\ttext\n", "hate\t \n", "not:unknown\ttext\n", "not:\ttext\n"} {
-		if _, err := parseSynthetic([]byte(bad), "x.tsv"); err == nil {
+		if _, err := parseLabelled([]byte(bad), "synthetic", "x.tsv"); err == nil {
 			t.Errorf("%q: want an error", bad)
 		}
+	}
+}
+
+// TestReadLabelled reads a user's labelled file as rows of the data set it
+// is given, each keyed by the file's base name and line.
+func TestReadLabelled(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "mine.tsv")
+	if err := os.WriteFile(path, []byte("none\tplain words\n# skipped\nsexual\tother words\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	exs, err := ReadLabelled(path, "rows")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(exs) != 2 || exs[0].Dataset != "rows" || exs[0].ID != "mine.tsv:1" || exs[1].ID != "mine.tsv:3" || !exs[1].Positive(sexual) || !exs[0].Benign() {
+		t.Fatalf("read %+v", exs)
+	}
+	if _, err := ReadLabelled(filepath.Join(t.TempDir(), "absent.tsv"), "rows"); err == nil {
+		t.Error("absent file: want an error")
 	}
 }
 
