@@ -210,7 +210,7 @@ func (s *Session) item(k extract.Key) *item {
 	if it, ok := s.items[k]; ok {
 		return it
 	}
-	it := &item{key: k, seg: segmenter.New(s.a.cfg.maxSegmentBytes)}
+	it := &item{key: k, seg: segmenter.NewMinMax(s.a.cfg.minSegmentBytes, s.a.cfg.maxSegmentBytes)}
 	s.items[k] = it
 	s.order = append(s.order, it)
 	return it

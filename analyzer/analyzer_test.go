@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -261,6 +262,8 @@ func TestInvalidConfig(t *testing.T) {
 	for name, opts := range map[string][]analyzer.Option{
 		"tiny segment":   {analyzer.WithMaxSegmentBytes(4)},
 		"negative ctx":   {analyzer.WithContextBytes(-1)},
+		"negative min":   {analyzer.WithMinSegmentBytes(-1)},
+		"min over cap":   {analyzer.WithMaxSegmentBytes(64), analyzer.WithMinSegmentBytes(65)},
 		"tiny payload":   {analyzer.WithMaxPayloadBytes(10)},
 		"zero items":     {analyzer.WithMaxItems(0)},
 		"bad threshold":  {analyzer.WithCategory(classifiers.Hate, analyzer.CategoryConfig{Enabled: true, BlockAt: analyzer.RiskNone})},
@@ -278,10 +281,18 @@ func TestInvalidConfig(t *testing.T) {
 // TestChunkingInvariance feeds the same text whole, rune by rune and in random
 // chunks and expects the same results and the same final watermark.
 func TestChunkingInvariance(t *testing.T) {
+	for _, min := range []int{0, 40} {
+		t.Run(fmt.Sprint("min=", min), func(t *testing.T) { checkChunkingInvariance(t, analyzer.WithMinSegmentBytes(min)) })
+	}
+}
+
+// checkChunkingInvariance is TestChunkingInvariance for an analyzer with
+// the segment cap 64 and opt.
+func checkChunkingInvariance(t *testing.T, opt analyzer.Option) {
 	text := strings.Repeat("Calm words here. ", 10) + "We stab now!\nThen meh 日本語。" +
 		strings.Repeat("longword ", 200) + "a split phrase end"
 	run := func(chunks []string) string {
-		s := newAnalyzer(t, analyzer.WithMaxSegmentBytes(64)).NewSession()
+		s := newAnalyzer(t, analyzer.WithMaxSegmentBytes(64), opt).NewSession()
 		var evs []analyzer.Event
 		for _, c := range chunks {
 			var err error
@@ -326,6 +337,36 @@ func TestChunkingInvariance(t *testing.T) {
 		}
 		if got := run(chunks); got != whole {
 			t.Fatalf("seed %d:\n%s\nwhole:\n%s", seed, got, whole)
+		}
+	}
+}
+
+// TestMinSegmentBytes checks that sentences shorter than the minimum join
+// the next one: the harmful sentence's result then starts where the short
+// harmless ones before it start, and the watermark stops there.
+func TestMinSegmentBytes(t *testing.T) {
+	text := "Hi. Calm. We stab now. Calm words here."
+	for _, tt := range []struct{ min, start int }{{0, strings.Index(text, "We")}, {12, 0}} {
+		s := newAnalyzer(t, analyzer.WithMinSegmentBytes(tt.min)).NewSession()
+		evs, err := s.Process(nil, "Completion", "PROMPT", []byte(`{"prompt":"`+text+`"}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		evs = s.Finish(evs)
+		var got []string
+		for _, e := range evs {
+			if e.Kind == analyzer.KindResult {
+				got = append(got, fmt.Sprintf("result [%d,%d)", e.Start, e.End))
+			} else {
+				got = append(got, fmt.Sprintf("watermark %d", e.End))
+			}
+		}
+		want := []string{fmt.Sprintf("result [%d,%d)", tt.start, strings.Index(text, "Calm words"))}
+		if tt.start > 0 {
+			want = append(want, fmt.Sprintf("watermark %d", tt.start))
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("min %d: %v, want %v", tt.min, got, want)
 		}
 	}
 }

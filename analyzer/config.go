@@ -60,6 +60,7 @@ func RiskOf(severity uint8) Risk {
 // Defaults. See docs/configuration.md.
 const (
 	DefaultMaxSegmentBytes    = 1024
+	DefaultMinSegmentBytes    = 0
 	DefaultContextBytes       = 64
 	DefaultMaxPayloadBytes    = 4 << 20
 	DefaultMaxStreamTextBytes = 64 << 20
@@ -83,6 +84,7 @@ type CategoryConfig struct {
 type config struct {
 	categories         [classifiers.NumCategories]CategoryConfig
 	maxSegmentBytes    int
+	minSegmentBytes    int
 	contextBytes       int
 	maxPayloadBytes    int
 	maxStreamTextBytes int
@@ -96,6 +98,7 @@ type config struct {
 func defaultConfig() config {
 	c := config{
 		maxSegmentBytes:    DefaultMaxSegmentBytes,
+		minSegmentBytes:    DefaultMinSegmentBytes,
 		contextBytes:       DefaultContextBytes,
 		maxPayloadBytes:    DefaultMaxPayloadBytes,
 		maxStreamTextBytes: DefaultMaxStreamTextBytes,
@@ -114,6 +117,9 @@ var ErrConfig = errors.New("analyzer: invalid configuration")
 func (c *config) validate() error {
 	if c.maxSegmentBytes < 16 || c.maxSegmentBytes > 1<<20 {
 		return fmt.Errorf("%w: max segment bytes %d not in [16, 1048576]", ErrConfig, c.maxSegmentBytes)
+	}
+	if c.minSegmentBytes < 0 || c.minSegmentBytes > c.maxSegmentBytes {
+		return fmt.Errorf("%w: min segment bytes %d not in [0, max segment bytes %d]", ErrConfig, c.minSegmentBytes, c.maxSegmentBytes)
 	}
 	if c.contextBytes < 0 || c.contextBytes > MaxContextBytes {
 		return fmt.Errorf("%w: context bytes %d not in [0, %d]", ErrConfig, c.contextBytes, MaxContextBytes)
@@ -160,6 +166,16 @@ func WithCategory(c classifiers.Category, cc CategoryConfig) Option {
 
 // WithMaxSegmentBytes sets the segment size cap (default 1024).
 func WithMaxSegmentBytes(n int) Option { return func(c *config) { c.maxSegmentBytes = n } }
+
+// WithMinSegmentBytes sets the least length of a segment that a line break
+// or a sentence end ends (default 0: every one ends a segment). Shorter
+// pieces join the next, so each classification reads more new text and
+// less context again: short lines (code, tables, lists) cost several times
+// less, while the watermark moves in steps of at least n bytes and a
+// blocking segment withholds up to n bytes of harmless text before the
+// harm (segmenter.NewMinMax; docs/configuration.md gives the measured
+// trade-off). It must not exceed the cap.
+func WithMinSegmentBytes(n int) Option { return func(c *config) { c.minSegmentBytes = n } }
 
 // WithContextBytes sets how many bytes before a segment are classified with
 // it, so that a phrase split across a segment border is still found (default 64).

@@ -6,7 +6,8 @@
 // An Analyzer is immutable and shared; each stream gets a Session, which is not
 // safe for concurrent use. Session.Process extracts the text pieces of one
 // payload (package extract), appends them to their items, cuts every item's new
-// text into segments (package segmenter) and classifies each segment as soon as
+// text into segments (package segmenter; WithMaxSegmentBytes and
+// WithMinSegmentBytes bound their length) and classifies each segment as soon as
 // its end is known, with up to ContextBytes of the text before it so that a
 // phrase split across a segment border is still found. Session.Finish analyzes
 // what is left when the client half-closes.

@@ -51,6 +51,14 @@
 //   - End of text: with atEOF, the remaining data (shorter than MaxBytes)
 //     with no boundary forms the last segment.
 //
+// A least length (NewMinMax; none with New): a line break or a sentence end
+// that would end a segment less than MinBytes bytes long is not a boundary,
+// and the scan goes on (the line break run, or the terminators and the
+// whitespace after them, are then ordinary text). The size cap and the end
+// of the text still cut wherever they fall, so the last segment and a
+// capped one may be shorter. The rule looks at the segment's own bytes only,
+// so segments still depend on the text alone.
+//
 // Only ASCII whitespace counts as whitespace. Bytes of an invalid or
 // incomplete sequence never form a terminator, closer or whitespace; at the
 // end of the available data an incomplete sequence means "need more" unless

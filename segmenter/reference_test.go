@@ -20,10 +20,14 @@ func refIsBreak(r rune) bool { return r == '\r' || r == '\n' }
 func refIsSpace(r rune) bool { return r == ' ' || r == '\t' || r == '\v' || r == '\f' }
 
 // refSegments returns the segments of the finished text text.
-func refSegments(text []byte, maxBytes int) [][2]int {
+func refSegments(text []byte, maxBytes int) [][2]int { return refSegmentsMin(text, 0, maxBytes) }
+
+// refSegmentsMin returns the segments of the finished text text when a
+// natural boundary less than minBytes into a segment does not count.
+func refSegmentsMin(text []byte, minBytes, maxBytes int) [][2]int {
 	var out [][2]int
 	for start := 0; start < len(text); {
-		n := refFirst(text[start:], maxBytes)
+		n := refFirst(text[start:], minBytes, maxBytes)
 		out = append(out, [2]int{start, start + n})
 		start += n
 	}
@@ -36,8 +40,9 @@ type refRune struct {
 }
 
 // refFirst returns the length of the first segment of rest, the remainder
-// of a finished text.
-func refFirst(rest []byte, maxBytes int) int {
+// of a finished text: its first natural boundary at least minBytes into
+// it, else the cap's cut, else all of it.
+func refFirst(rest []byte, minBytes, maxBytes int) int {
 	var runes []refRune
 	for i := 0; i < len(rest); {
 		r, size := utf8.DecodeRune(rest[i:])
@@ -76,7 +81,7 @@ func refFirst(rest []byte, maxBytes int) int {
 			}
 			b = end(j)
 		}
-		if b >= 0 && (first < 0 || b < first) {
+		if b >= minBytes && (first < 0 || b < first) {
 			first = b
 		}
 	}

@@ -52,6 +52,7 @@ const (
 // call Reset when switching) and is not safe for concurrent use.
 type Segmenter struct {
 	max   int   // segment size cap; 0 means DefaultMaxBytes
+	min   int   // no boundary rule but the cap and the end ends a segment shorter than this
 	pos   int   // bytes of the current segment already scanned
 	space int   // end of the last whitespace byte in data[:pos], 0 if none
 	st    uint8 // scan state at pos
@@ -63,6 +64,21 @@ type Segmenter struct {
 func New(maxBytes int) *Segmenter {
 	return &Segmenter{max: clampMax(maxBytes)}
 }
+
+// NewMinMax returns a Segmenter whose segments are at most maxBytes long
+// (as New) and, but for the last segment of a text and cuts by the cap,
+// at least minBytes long: a line break or sentence end less than minBytes
+// bytes into a segment is not a boundary. minBytes <= 0 means none (New's
+// segments); a value above the cap is lowered to it.
+func NewMinMax(minBytes, maxBytes int) *Segmenter {
+	s := New(maxBytes)
+	s.min = min(max(minBytes, 0), s.max)
+	return s
+}
+
+// MinBytes returns the least length of a segment that a line break or a
+// sentence end ends (NewMinMax).
+func (s *Segmenter) MinBytes() int { return s.min }
 
 func clampMax(n int) int {
 	switch {
@@ -125,7 +141,11 @@ scan:
 		c := data[i]
 		if st == stBreak {
 			if class[c] != cBreak {
-				return s.cut(i)
+				if i >= s.min {
+					return s.cut(i)
+				}
+				st = stText // too short: the run is ordinary text
+				continue
 			}
 			i++
 			space = i
@@ -149,10 +169,11 @@ scan:
 			}
 		case cSpace:
 			i++
-			if st == stTerm {
+			if st == stTerm && i >= s.min {
 				return s.cut(i)
 			}
 			space = i
+			st = stText
 		case cBreak:
 			i++
 			space = i
@@ -175,7 +196,10 @@ scan:
 			i += size
 			switch r {
 			case '。', '！', '？':
-				return s.cut(i)
+				if i >= s.min {
+					return s.cut(i)
+				}
+				st = stText
 			case '…':
 				st = stTerm
 			case '”', '’', '»':

@@ -208,6 +208,37 @@ func TestNew(t *testing.T) {
 	}
 }
 
+// TestNewMinMax checks the least segment length: line breaks and sentence
+// ends short of it are not boundaries, the cap and the end of the text
+// still cut, and the minimum is clamped to [0, cap].
+func TestNewMinMax(t *testing.T) {
+	text := []byte("Hi.\nOk. Sure! A longer line\n\nend。x")
+	for _, tt := range []struct {
+		min  int
+		want []string
+	}{
+		{0, []string{"Hi.\n", "Ok. ", "Sure! ", "A longer line\n\n", "end。", "x"}},
+		{4, []string{"Hi.\n", "Ok. ", "Sure! ", "A longer line\n\n", "end。", "x"}},
+		{5, []string{"Hi.\nOk. ", "Sure! ", "A longer line\n\n", "end。", "x"}},
+		{8, []string{"Hi.\nOk. ", "Sure! A longer line\n\n", "end。x"}},
+		{100, []string{"Hi.\nOk. Sure! A longer line\n\nend。x"}},
+	} {
+		seg := segmenter.NewMinMax(tt.min, 0)
+		if got, want := feed(t, seg, chunkBytes(text)), spansOf(tt.want); !equalSpans(got, want) {
+			t.Errorf("min %d: %s, want %s", tt.min, fmtSpans(got), fmtSpans(want))
+		}
+	}
+	// The cap still cuts a segment short of the minimum's next boundary.
+	if got, want := feed(t, segmenter.NewMinMax(20, 16), chunkWhole([]byte("aaaa. bbbb. cccc dddd"))), spansOf([]string{"aaaa. bbbb. ", "cccc dddd"}); !equalSpans(got, want) {
+		t.Errorf("min 20, cap 16: %s, want %s", fmtSpans(got), fmtSpans(want))
+	}
+	for _, tt := range []struct{ min, max, want int }{{-1, 0, 0}, {0, 0, 0}, {128, 0, 128}, {5000, 100, 100}} {
+		if got := segmenter.NewMinMax(tt.min, tt.max).MinBytes(); got != tt.want {
+			t.Errorf("NewMinMax(%d, %d).MinBytes() = %d, want %d", tt.min, tt.max, got, tt.want)
+		}
+	}
+}
+
 // TestInvariance feeds the same texts whole, byte by byte and in random
 // chunks, and wants the same segments every time.
 func TestInvariance(t *testing.T) {

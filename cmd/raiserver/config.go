@@ -25,6 +25,7 @@ type fileConfig struct {
 	LogLevel           string                    `json:"logLevel"`
 	DrainTimeout       string                    `json:"drainTimeout"`
 	MaxSegmentBytes    *int                      `json:"maxSegmentBytes"`
+	MinSegmentBytes    *int                      `json:"minSegmentBytes"`
 	ContextBytes       *int                      `json:"contextBytes"`
 	MaxPayloadBytes    *int                      `json:"maxPayloadBytes"`
 	MaxStreamTextBytes *int                      `json:"maxStreamTextBytes"`
@@ -209,6 +210,7 @@ func (fc *fileConfig) apply(s *settings) error {
 		}
 	}
 	intOpt(fc.MaxSegmentBytes, analyzer.WithMaxSegmentBytes)
+	intOpt(fc.MinSegmentBytes, analyzer.WithMinSegmentBytes)
 	intOpt(fc.ContextBytes, analyzer.WithContextBytes)
 	intOpt(fc.MaxPayloadBytes, analyzer.WithMaxPayloadBytes)
 	intOpt(fc.MaxStreamTextBytes, analyzer.WithMaxStreamTextBytes)

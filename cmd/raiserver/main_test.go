@@ -50,7 +50,7 @@ func TestConfigFileErrors(t *testing.T) {
 }
 
 func TestConfigFileApplies(t *testing.T) {
-	p := writeFile(t, "c.json", `{"listen": "127.0.0.1:9", "drainTimeout": "3s", "maxSegmentBytes": 256,
+	p := writeFile(t, "c.json", `{"listen": "127.0.0.1:9", "drainTimeout": "3s", "maxSegmentBytes": 256, "minSegmentBytes": 128,
 		"categories": {"self-harm": {"blockAt": "high"}, "SEXUAL": {"enabled": false}}}`)
 	fc, err := loadFile(p)
 	if err != nil {
@@ -60,7 +60,7 @@ func TestConfigFileApplies(t *testing.T) {
 	if err := fc.apply(&s); err != nil {
 		t.Fatal(err)
 	}
-	if s.listen != "127.0.0.1:9" || s.drainTimeout != 3*time.Second || len(s.opts) != 3 {
+	if s.listen != "127.0.0.1:9" || s.drainTimeout != 3*time.Second || len(s.opts) != 4 {
 		t.Errorf("settings %+v", s)
 	}
 }
@@ -94,6 +94,7 @@ func TestRunPrecedenceAndValidation(t *testing.T) {
 
 	bad := map[string][]string{
 		"segment cap":   {"--config", writeFile(t, "b.json", `{"maxSegmentBytes": 1}`)},
+		"segment min":   {"--config", writeFile(t, "m.json", `{"maxSegmentBytes": 64, "minSegmentBytes": 65}`)},
 		"log level":     {"--log-level", "loud"},
 		"missing file":  {"--config", filepath.Join(t.TempDir(), "none.json")},
 		"blocklist":     {"--config", writeFile(t, "l.json", `{"blocklists": ["/nonexistent/list.txt"]}`)},
