@@ -181,6 +181,31 @@ func BenchmarkStackSegmentsContext(b *testing.B) {
 	}
 }
 
+// BenchmarkStackSegmentsMin is StackSegments and every input of
+// BenchmarkStackSegmentShapes with the analyzer's least segment length set
+// to each size (analyzer.WithMinSegmentBytes): what joining short lines
+// and sentences saves on the server's path.
+func BenchmarkStackSegmentsMin(b *testing.B) {
+	c := stack(b)
+	text, _ := segmentCalls(b)
+	texts := []struct {
+		name string
+		text []byte
+	}{{"StackSegments", text}}
+	for _, in := range inputs {
+		texts = append(texts, struct {
+			name string
+			text []byte
+		}{in.name, in.calls()[0]})
+	}
+	for _, t := range texts {
+		for _, n := range []int{0, 64, 128, 256} {
+			calls := cutWith(t.text, analyzer.DefaultContextBytes, n)
+			b.Run(fmt.Sprintf("%s/min=%d", t.name, n), func(b *testing.B) { runSegments(b, c, t.text, calls) })
+		}
+	}
+}
+
 // segmentCalls reads testdata/chat-en.txt and cuts it as the analyzer
 // does (cut).
 func segmentCalls(b *testing.B) ([]byte, [][]byte) {
@@ -198,8 +223,15 @@ func cut(text []byte) [][]byte { return cutContext(text, analyzer.DefaultContext
 // cutContext returns the windows the analyzer classifies for text with
 // contextBytes of context (analyzer.WithContextBytes).
 func cutContext(text []byte, contextBytes int) [][]byte {
+	return cutWith(text, contextBytes, analyzer.DefaultMinSegmentBytes)
+}
+
+// cutWith returns the windows the analyzer classifies for text with
+// contextBytes of context and segments of at least minSegmentBytes
+// (analyzer.WithMinSegmentBytes).
+func cutWith(text []byte, contextBytes, minSegmentBytes int) [][]byte {
 	var calls [][]byte
-	for _, w := range train.WindowsContext(nil, text, contextBytes) {
+	for _, w := range train.WindowsWith(nil, text, contextBytes, minSegmentBytes) {
 		calls = append(calls, text[w.From:w.End])
 	}
 	return calls

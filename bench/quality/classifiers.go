@@ -19,6 +19,10 @@ var modelPath string
 // rows are scored with: the bytes before each segment classified with it.
 var contextBytes = analyzer.DefaultContextBytes
 
+// minSegmentBytes is the analyzer's least segment length
+// (analyzer.WithMinSegmentBytes) the rows are scored with.
+var minSegmentBytes = analyzer.DefaultMinSegmentBytes
+
 func loadModel() (*linear.Model, error) {
 	if modelPath == "" {
 		return linear.Default()

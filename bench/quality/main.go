@@ -42,6 +42,7 @@ func run(args []string, w io.Writer) error {
 	fs.StringVar(&modelPath, "model", "", "weights file for linear and ensemble instead of the shipped model (e.g. one trained by rai-train -exclude=sst,xstest)")
 	leaks := fs.Bool("leaks", false, "also print the cross-category leak matrix (rows positive for A and negative for B, share blocked for B)")
 	fs.IntVar(&contextBytes, "context", analyzer.DefaultContextBytes, "score with this many bytes of context before each segment (the server's contextBytes setting)")
+	fs.IntVar(&minSegmentBytes, "min-segment", analyzer.DefaultMinSegmentBytes, "score with segments of at least this many bytes (the server's minSegmentBytes setting)")
 	lodoDir := fs.String("lodo", "", "folder of leave-one-dataset-out models (rai-train -lodo -lodo-out DIR): score each left-out set with its model, beside go-away")
 	rows := fs.String("rows", "", "score your own labelled rows instead of the public data: a file of labels<TAB>text lines (labels: none, or a comma-separated list of hate, sexual, violence, self_harm, or not: and such a list; see docs/benchmarks.md)")
 	if err := fs.Parse(args); err != nil {
@@ -49,6 +50,9 @@ func run(args []string, w io.Writer) error {
 	}
 	if contextBytes < 0 || contextBytes > analyzer.MaxContextBytes {
 		return fmt.Errorf("-context %d not in [0, %d]", contextBytes, analyzer.MaxContextBytes)
+	}
+	if minSegmentBytes < 0 || minSegmentBytes > analyzer.DefaultMaxSegmentBytes {
+		return fmt.Errorf("-min-segment %d not in [0, %d]", minSegmentBytes, analyzer.DefaultMaxSegmentBytes)
 	}
 	if *rows != "" {
 		return scoreRows(w, *rows, *which)

@@ -65,7 +65,7 @@ func printOperatingPoints(w io.Writer, exs []train.Example, v []verdict, sel fun
 // that they can be read in the file. It never prints a row's text.
 func (r *result) printRows(w io.Writer, file string) {
 	fmt.Fprintf(w, "== %s on %s: %s\n", r.name, file, r.describe)
-	fmt.Fprintf(w, "%d rows, each scored as the server scores an item (segments with %d bytes of context, the worst segment counting); a row counts for a category when its label says yes or no there\n\n", r.rows, contextBytes)
+	fmt.Fprintf(w, "%d rows, each scored as the server scores an item (segments of at least %d bytes with %d bytes of context, the worst segment counting); a row counts for a category when its label says yes or no there\n\n", r.rows, minSegmentBytes, contextBytes)
 	all := func(*train.Example) bool { return true }
 	printOperatingPoints(w, r.exs, r.v, all)
 	fmt.Fprintln(w)

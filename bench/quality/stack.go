@@ -39,7 +39,8 @@ func ensembleScorer(name, describe string, opts ...ensemble.Option) (*scorer, er
 }
 
 // windowed scores a whole item the way the analyzer does: each window of
-// train.WindowsContext (-context bytes of context) is classified, findings
+// train.WindowsWith (-context bytes of context, segments of at least
+// -min-segment bytes) is classified, findings
 // that end in the window's context are left to the window before, and the
 // item's severity per category is the largest over its windows. probs,
 // when not nil, adds 0.99 times the largest model probability over the
@@ -49,7 +50,7 @@ func windowed(classify func([]classifiers.Finding, []byte) []classifiers.Finding
 	var ws []train.Window
 	return func(text []byte) (v verdict) {
 		var pmax [n]float32
-		ws = train.WindowsContext(ws[:0], text, contextBytes)
+		ws = train.WindowsWith(ws[:0], text, contextBytes, minSegmentBytes)
 		for _, w := range ws {
 			dst = classify(dst[:0], text[w.From:w.End])
 			for _, f := range dst {

@@ -11,10 +11,11 @@ import (
 type Window struct{ From, Start, End int }
 
 // Windows returns the classifier calls the analyzer makes for a whole item
-// of text: segmenter.DefaultMaxBytes segments, each with up to
-// analyzer.DefaultContextBytes of the text before it (analyzer.ContextStart).
-// An item is as harmful as its worst window, and a finding that ends inside
-// the context belongs to the window before.
+// of text with its default settings: segments as its segmenter cuts them
+// (analyzer.DefaultMinSegmentBytes to analyzer.DefaultMaxSegmentBytes),
+// each with up to analyzer.DefaultContextBytes of the text before it
+// (analyzer.ContextStart). An item is as harmful as its worst window, and
+// a finding that ends inside the context belongs to the window before.
 func Windows(dst []Window, text []byte) []Window {
 	return WindowsContext(dst, text, analyzer.DefaultContextBytes)
 }
@@ -22,7 +23,14 @@ func Windows(dst []Window, text []byte) []Window {
 // WindowsContext is Windows for an analyzer configured with contextBytes
 // of context (analyzer.WithContextBytes) instead of the default.
 func WindowsContext(dst []Window, text []byte, contextBytes int) []Window {
-	sg := segmenter.New(segmenter.DefaultMaxBytes)
+	return WindowsWith(dst, text, contextBytes, analyzer.DefaultMinSegmentBytes)
+}
+
+// WindowsWith is Windows for an analyzer configured with contextBytes of
+// context and segments of at least minSegmentBytes
+// (analyzer.WithMinSegmentBytes).
+func WindowsWith(dst []Window, text []byte, contextBytes, minSegmentBytes int) []Window {
+	sg := segmenter.NewMinMax(minSegmentBytes, analyzer.DefaultMaxSegmentBytes)
 	for start := 0; start < len(text); {
 		n := sg.Next(text[start:], true)
 		if n <= 0 {
