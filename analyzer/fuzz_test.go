@@ -18,7 +18,12 @@ func FuzzSession(f *testing.F) {
 	f.Add("Completion", "PROMPT", `{"prompt":["a split ","phrase here"]}`, `{"prompt":`)
 	f.Add("Imagegeneration", "PROMPT", `{"prompt":"x"}`, `{"data":[{"url":"u","revised_prompt":"meh"}]}`)
 	f.Fuzz(func(t *testing.T, api, source, p1, p2 string) {
-		a, err := analyzer.New(testCls, analyzer.WithMaxSegmentBytes(16), analyzer.WithContextBytes(8))
+		// A third of the inputs run with a least segment length too.
+		min := 0
+		if len(p1)%3 == 1 {
+			min = 12
+		}
+		a, err := analyzer.New(testCls, analyzer.WithMaxSegmentBytes(16), analyzer.WithMinSegmentBytes(min), analyzer.WithContextBytes(8))
 		if err != nil {
 			t.Fatal(err)
 		}
