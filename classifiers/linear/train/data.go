@@ -534,6 +534,7 @@ func parseLabelled(data []byte, dataset, name string) ([]Example, error) {
 	err := eachTSVRow(data, name, "labels", func(line int, labels, text string) error {
 		e := Example{Dataset: dataset, ID: name + ":" + strconv.Itoa(line), Kind: labels, Text: text}
 		e.Target, e.Weight = all(0, 1)
+		labels = strings.ToLower(strings.TrimSpace(labels))
 		list, only := strings.CutPrefix(labels, "not:")
 		if only {
 			e.Weight = [N]float32{}
@@ -558,10 +559,12 @@ func parseLabelled(data []byte, dataset, name string) ([]Example, error) {
 }
 
 // eachTSVRow calls fn with the 1-based line number and the two fields of
-// every row of a hand-written first<TAB>text file (blank lines and lines
-// that start with '#' skipped); a row without a tab or a text is an
+// every row of a hand-written first<TAB>text file (a leading byte order
+// mark, blank lines and lines that start with '#' skipped; CRLF line ends
+// read as LF); a row without a tab or a text is an
 // error that names the file, the line and what the first field is.
 func eachTSVRow(data []byte, name, first string, fn func(line int, first, text string) error) error {
+	data = bytes.TrimPrefix(data, []byte("\uFEFF")) // a byte order mark, as spreadsheets write
 	for n, line := range strings.Split(string(data), "\n") {
 		line = strings.TrimRight(line, "\r")
 		if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#") {

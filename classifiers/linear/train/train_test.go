@@ -219,14 +219,16 @@ func TestParseLabelled(t *testing.T) {
 // is given, each keyed by the file's base name and line.
 func TestReadLabelled(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "mine.tsv")
-	if err := os.WriteFile(path, []byte("none\tplain words\n# skipped\nsexual\tother words\n"), 0o600); err != nil {
+	// As a spreadsheet saves it: a byte order mark, CRLF line ends, labels
+	// capitalized or with a space after them.
+	if err := os.WriteFile(path, []byte("\uFEFFNone \tplain words\r\n# skipped\r\nSexual\tother words\r\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	exs, err := ReadLabelled(path, "rows")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(exs) != 2 || exs[0].Dataset != "rows" || exs[0].ID != "mine.tsv:1" || exs[1].ID != "mine.tsv:3" || !exs[1].Positive(sexual) || !exs[0].Benign() {
+	if len(exs) != 2 || exs[0].Dataset != "rows" || exs[0].ID != "mine.tsv:1" || exs[1].ID != "mine.tsv:3" || !exs[1].Positive(sexual) || !exs[0].Benign() || exs[1].Text != "other words" {
 		t.Fatalf("read %+v", exs)
 	}
 	if _, err := ReadLabelled(filepath.Join(t.TempDir(), "absent.tsv"), "rows"); err == nil {
