@@ -9,6 +9,7 @@ import (
 
 	"github.com/openrai/raiserver/analyzer"
 	"github.com/openrai/raiserver/classifiers"
+	"github.com/openrai/raiserver/classifiers/lexicon"
 	"github.com/openrai/raiserver/classifiers/linear"
 )
 
@@ -18,6 +19,22 @@ var modelPath string
 // contextBytes is the analyzer's context (analyzer.WithContextBytes) the
 // rows are scored with: the bytes before each segment classified with it.
 var contextBytes = analyzer.DefaultContextBytes
+
+// blocklists are custom blocklist files (the server's blocklists setting)
+// the rules of lexicon and ensemble load besides the embedded ones.
+var blocklists []string
+
+// rules returns the rule classifier: the embedded rules, plus blocklists.
+func rules() (*lexicon.Classifier, error) {
+	if len(blocklists) == 0 {
+		return lexicon.Default()
+	}
+	opts := make([]lexicon.Option, 0, len(blocklists))
+	for _, p := range blocklists {
+		opts = append(opts, lexicon.WithBlocklistFile(p))
+	}
+	return lexicon.New(opts...)
+}
 
 // minSegmentBytes is the analyzer's least segment length
 // (analyzer.WithMinSegmentBytes) the rows are scored with.

@@ -10,7 +10,9 @@
 // ("labels<TAB>text" lines, the format of the hand-written training rows:
 // train.ReadLabelled), and prints what each blockAt (LOW, MEDIUM, HIGH)
 // would do per category and the ids (file:line) of the rows each category
-// gets wrong at the default; it needs no ../shared/data.
+// gets wrong at the default; it needs no ../shared/data. -context,
+// -min-segment and -blocklist (repeatable) score as a server with those
+// settings would.
 //
 // Rows are labelled with the same mapping the model is trained with
 // (classifiers/linear/train, documented in docs/classifiers-model.md).

@@ -36,6 +36,7 @@ func main() {
 
 func run(args []string, w io.Writer) error {
 	fs := flag.NewFlagSet("quality", flag.ContinueOnError)
+	blocklists = nil
 	which := fs.String("classifier", "ensemble", "comma-separated: "+strings.Join(classifierNames(), ", "))
 	data := fs.String("data", filepath.Join(train.RepoRoot(), "..", "shared", "data"), "folder of the public data sets")
 	noObf := fs.Bool("no-obfuscation", false, "skip the obfuscation robustness runs")
@@ -44,6 +45,10 @@ func run(args []string, w io.Writer) error {
 	fs.IntVar(&contextBytes, "context", analyzer.DefaultContextBytes, "score with this many bytes of context before each segment (the server's contextBytes setting)")
 	fs.IntVar(&minSegmentBytes, "min-segment", analyzer.DefaultMinSegmentBytes, "score with segments of at least this many bytes (the server's minSegmentBytes setting)")
 	lodoDir := fs.String("lodo", "", "folder of leave-one-dataset-out models (rai-train -lodo -lodo-out DIR): score each left-out set with its model, beside go-away")
+	fs.Func("blocklist", "a custom blocklist file the rules load, as the server's blocklists setting (repeat for several)", func(p string) error {
+		blocklists = append(blocklists, p)
+		return nil
+	})
 	rows := fs.String("rows", "", "score your own labelled rows instead of the public data: a file of labels<TAB>text lines (labels: none, or a comma-separated list of hate, sexual, violence, self_harm, or not: and such a list; see docs/benchmarks.md)")
 	if err := fs.Parse(args); err != nil {
 		return err

@@ -114,3 +114,36 @@ func TestRows(t *testing.T) {
 		t.Errorf("a bad label: error %v, want one naming bad.tsv:2", err)
 	}
 }
+
+// TestRowsBlocklist scores rows with a custom blocklist, as a server with
+// the blocklists setting: a made-up term the embedded rules do not know
+// blocks only with the list.
+func TestRowsBlocklist(t *testing.T) {
+	dir := t.TempDir()
+	list := filepath.Join(dir, "list.txt")
+	rows := filepath.Join(dir, "rows.tsv")
+	if err := os.WriteFile(list, []byte("# made up\nzorblaxian hate 3\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(rows, []byte("hate\tthey are zorblaxian, all of them\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{nil, "labelled category 0 of 1"},
+		{[]string{"-blocklist", list}, "labelled category 1 of 1"},
+	} {
+		var out bytes.Buffer
+		if err := run(append([]string{"-rows", rows}, tt.args...), &out); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(out.String(), tt.want) {
+			t.Errorf("%v: report lacks %q:\n%s", tt.args, tt.want, out.String())
+		}
+	}
+	if err := run([]string{"-rows", rows, "-blocklist", filepath.Join(dir, "absent.txt")}, new(bytes.Buffer)); err == nil {
+		t.Error("an absent blocklist: no error")
+	}
+}

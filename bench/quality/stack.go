@@ -3,29 +3,29 @@ package main
 import (
 	"github.com/openrai/raiserver/classifiers"
 	"github.com/openrai/raiserver/classifiers/ensemble"
-	"github.com/openrai/raiserver/classifiers/lexicon"
 	"github.com/openrai/raiserver/classifiers/linear/train"
 )
 
 func init() {
 	constructors["lexicon"] = func() (*scorer, error) {
-		rules, err := lexicon.Default()
+		r, err := rules()
 		if err != nil {
 			return nil, err
 		}
 		return &scorer{name: "lexicon", describe: "classifiers/lexicon rules alone; score = severity",
-			score: windowed(rules.Classify, nil)}, nil
+			score: windowed(r.Classify, nil)}, nil
 	}
 	constructors["ensemble"] = func() (*scorer, error) {
 		return ensembleScorer("ensemble", "ensemble of lexicon.Default and the linear model, as ensemble.Default")
 	}
 }
 
-// ensembleScorer builds the ensemble of lexicon.Default and the linear
-// model (from -model when given). Its score is severity + 0.99·probability:
+// ensembleScorer builds the ensemble of the rules (lexicon.Default, or with
+// -blocklist the embedded rules plus those files, as the server builds
+// them) and the linear model (from -model when given). Its score is severity + 0.99·probability:
 // ties between equal severities are broken by the model.
 func ensembleScorer(name, describe string, opts ...ensemble.Option) (*scorer, error) {
-	rules, err := lexicon.Default()
+	r, err := rules()
 	if err != nil {
 		return nil, err
 	}
@@ -33,7 +33,7 @@ func ensembleScorer(name, describe string, opts ...ensemble.Option) (*scorer, er
 	if err != nil {
 		return nil, err
 	}
-	e := ensemble.New(rules, m, opts...)
+	e := ensemble.New(r, m, opts...)
 	return &scorer{name: name, describe: describe + "; score = severity + 0.99·probability",
 		score: windowed(e.Classify, m.Scores)}, nil
 }
