@@ -52,7 +52,7 @@ const (
 // call Reset when switching) and is not safe for concurrent use.
 type Segmenter struct {
 	max   int   // segment size cap; 0 means DefaultMaxBytes
-	min   int   // no boundary rule but the cap and the end ends a segment shorter than this
+	min   int   // least length a line break or sentence end may end a segment at
 	pos   int   // bytes of the current segment already scanned
 	space int   // end of the last whitespace byte in data[:pos], 0 if none
 	st    uint8 // scan state at pos

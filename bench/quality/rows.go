@@ -38,10 +38,7 @@ func printOperatingPoints(w io.Writer, exs []train.Example, v []verdict, sel fun
 		}
 		ap, apScore := a.severity(), a.score()
 		for k, l := range blockAtLevels {
-			var b train.Binary
-			for _, s := range a.sev {
-				b.Add(s.Score >= float64(l.sev), s.Positive)
-			}
+			b := train.Count(a.sev, float64(l.sev))
 			name := l.name
 			if l.sev == blockAt {
 				name += " (default)"
@@ -75,11 +72,8 @@ func (r *result) printRows(w io.Writer, file string) {
 		switch {
 		case e.Benign():
 			benign++
-			for c := range n {
-				if r.v[i].sev[c] >= blockAt {
-					benignBlocked++
-					break
-				}
+			if r.v[i].anyAt(blockAt) {
+				benignBlocked++
 			}
 		case e.Harmful():
 			harmful++

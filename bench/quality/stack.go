@@ -22,8 +22,9 @@ func init() {
 
 // ensembleScorer builds the ensemble of the rules (lexicon.Default, or with
 // -blocklist the embedded rules plus those files, as the server builds
-// them) and the linear model (from -model when given). Its score is severity + 0.99·probability:
-// ties between equal severities are broken by the model.
+// them) and the linear model (from -model when given). Its score is
+// severity + 0.99·probability: ties between equal severities are broken by
+// the model.
 func ensembleScorer(name, describe string, opts ...ensemble.Option) (*scorer, error) {
 	r, err := rules()
 	if err != nil {
