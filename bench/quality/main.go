@@ -66,6 +66,9 @@ func run(args []string, w io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if maskList, err = loadMaskList(filepath.Join(*data, "surge_profanity", "profanity_en.csv")); err != nil {
+		return err
+	}
 	var results []*result
 	for _, name := range strings.Split(*which, ",") {
 		sc, err := newScorer(strings.TrimSpace(name))
@@ -434,6 +437,9 @@ func (r *result) obfuscation(sc *scorer, exs []train.Example, v []verdict) {
 	}
 	r.negRows, r.cleanFP = len(negs), ratio(fp, len(negs))
 	for _, o := range obfuscations {
+		if o.name == "masked-profanity" && len(maskList) == 0 {
+			continue
+		}
 		k := 0
 		for _, i := range rows {
 			if blocksLabel(&exs[i], sc.score([]byte(o.fn(exs[i].Text)))) {

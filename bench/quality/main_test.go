@@ -52,6 +52,21 @@ func TestContextFlag(t *testing.T) {
 	}
 }
 
+func TestLoadMaskList(t *testing.T) {
+	if l, err := loadMaskList(filepath.Join(t.TempDir(), "absent.csv")); l != nil || err != nil {
+		t.Errorf("absent file: %v, %v; want an empty list and no error", l, err)
+	}
+	p := filepath.Join(t.TempDir(), "list.csv")
+	csv := "text,canonical_form_1,canonical_form_2,canonical_form_3,category_1\nZorp,zorp,,,x\nzo rp,zorp2,,,x\nab,ab,,,x\n"
+	if err := os.WriteFile(p, []byte(csv), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	l, err := loadMaskList(p)
+	if err != nil || len(l) != 1 || !l["zorp"] {
+		t.Errorf("loadMaskList: %v, %v; want just zorp", l, err)
+	}
+}
+
 func TestObfuscationShapes(t *testing.T) {
 	tests := []struct{ name, in, want string }{
 		{"separator-dot", "ab cd", "a.b c.d"},
@@ -61,6 +76,12 @@ func TestObfuscationShapes(t *testing.T) {
 		{"stretched", "cat", "caaat"},
 		{"fullwidth", "a!", "ａ！"},
 	}
+	defer func(l map[string]bool) { maskList = l }(maskList)
+	maskList = map[string]bool{"kill": true, "psst": true}
+	tests = append(tests, []struct{ name, in, want string }{
+		{"masked-profanity", "Kill them, skill", "K*ll them, skill"},
+		{"masked-profanity", "psst", "p*st"},
+	}...)
 	byName := map[string]func(string) string{}
 	for _, o := range obfuscations {
 		byName[o.name] = o.fn

@@ -1,6 +1,10 @@
 package main
 
 import (
+	"encoding/csv"
+	"errors"
+	"io/fs"
+	"os"
 	"strings"
 	"unicode/utf8"
 )
@@ -80,6 +84,63 @@ var obfuscations = []obfuscation{
 	}},
 	{"separator-dot", interleave(".")},
 	{"separator-space", interleave(" ")},
+	{"masked-profanity", func(s string) string { return maskWords(s, maskList) }},
+}
+
+// maskList is the word list masked-profanity hides: the single words of
+// the public profanity list in ../shared/data (surge_profanity), lower
+// case. Empty when that list is absent; the row is then left out.
+var maskList map[string]bool
+
+// loadMaskList reads the profanity list at path (its text and canonical
+// form columns) into the single words of letters it holds, lower case. A
+// missing file gives an empty list and no error.
+func loadMaskList(path string) (map[string]bool, error) {
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		return nil, err
+	}
+	list := map[string]bool{}
+	for i, r := range recs {
+		if i == 0 || len(r) < 4 {
+			continue // header
+		}
+		for _, w := range r[:4] {
+			w = strings.ToLower(strings.TrimSpace(w))
+			if len(w) >= 3 && strings.Trim(w, "abcdefghijklmnopqrstuvwxyz") == "" {
+				list[w] = true
+			}
+		}
+	}
+	return list, nil
+}
+
+// maskWords hides every word of s that list holds the way people do:
+// its first vowel after the first letter becomes '*' ("f*ck"), or its
+// second letter when it has none. Unlike the other obfuscations it leaves
+// the other words alone, since people mask the words they expect a
+// filter to catch.
+func maskWords(s string, list map[string]bool) string {
+	return eachWord(s, func(w string) string {
+		if len(w) < 3 || !list[strings.ToLower(w)] {
+			return w
+		}
+		b := []byte(w)
+		k := strings.IndexAny(w[1:], "aeiouAEIOU") + 1
+		if k == 0 {
+			k = 1
+		}
+		b[k] = '*'
+		return string(b)
+	})
 }
 
 func mapLetters(m map[rune]rune) func(string) string {

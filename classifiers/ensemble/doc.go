@@ -55,7 +55,9 @@
 // When the rules and the model both take normalized text (NormalizedRules,
 // NormalizedModel: the lexicon and the linear model do), Classify
 // normalizes once and hands the same bytes to both; the findings are those
-// of the separate path.
+// of the separate path. Before that, a rule classifier that can (Unmasker:
+// the lexicon) reads words hidden behind asterisks back ("k*ll"), so the
+// model reads the word too.
 //
 // Dependencies: classifiers, classifiers/lexicon, classifiers/linear and
 // classifiers/internal/normalize ← ensemble ← analyzer.

@@ -1,6 +1,7 @@
 package ensemble
 
 import (
+	"bytes"
 	"math"
 	"strings"
 	"sync"
@@ -27,6 +28,16 @@ type Model interface {
 // normalize.Normalizer.Append returns them). *lexicon.Classifier has it.
 type NormalizedRules interface {
 	ClassifyNormalized(dst []classifiers.Finding, text, norm []byte, offs []int32) []classifiers.Finding
+}
+
+// Unmasker is an optional ability of the rule classifier that has
+// NormalizedRules: Unmask rewrites, in place and keeping every byte's
+// offset, the words of normalized text hidden behind asterisks ("k*ll")
+// that it can read back, and reports whether it did. The ensemble unmasks
+// once, before the rules and the model read the text. *lexicon.Classifier
+// has it.
+type Unmasker interface {
+	Unmask(norm []byte) bool
 }
 
 // NormalizedModel is an optional ability of the model: Scores for text
@@ -142,6 +153,7 @@ type Ensemble struct {
 	// normalizer's report of what it folded tells evasive spelling.
 	nrules NormalizedRules
 	nmodel NormalizedModel
+	unmask Unmasker // with nrules, when the rules have it
 	norm   *normalize.Normalizer
 	pool   sync.Pool // *scratch: an interface call makes a local escape
 	// evasiveGate[c] is the least probability that evasionLogit lifts to
@@ -175,6 +187,9 @@ type scratch struct {
 	p     [N]float32
 	rest  []byte     // the text without a hold's sentence (rescoreRest)
 	pr    [N]float32 // the model's scores of rest
+	// rnorm and roffs: rest normalized, when it has a masked word
+	rnorm []byte
+	roffs []int32
 }
 
 // span is a byte range of a text; set tells an empty one from none.
@@ -191,6 +206,19 @@ func (s span) union(from, to int) span {
 	return span{min(s.from, from), max(s.to, to), true}
 }
 
+// restScores puts the model's scores of s.rest in s.pr, with the words
+// hidden behind asterisks read back as Classify reads them.
+func (e *Ensemble) restScores(s *scratch) {
+	if e.unmask != nil && bytes.IndexByte(s.rest, '*') >= 0 {
+		s.rnorm, s.roffs = e.norm.Append(s.rnorm[:0], s.roffs[:0], s.rest)
+		if e.unmask.Unmask(s.rnorm) {
+			e.nmodel.ScoresNormalized(s.rnorm, &s.pr)
+			return
+		}
+	}
+	e.model.Scores(s.rest, &s.pr)
+}
+
 // rescoreRest scores text without the sentences that held category c
 // (those of sp) and appends the model's finding for c over the rest when
 // it reaches MEDIUM: a hold keeps the model from reporting its own
@@ -202,7 +230,7 @@ func (e *Ensemble) rescoreRest(dst []classifiers.Finding, s *scratch, text []byt
 		return dst
 	}
 	s.rest = append(append(s.rest[:0], text[:from]...), text[to:]...)
-	e.model.Scores(s.rest, &s.pr)
+	e.restScores(s)
 	p := s.pr[c]
 	if evasive {
 		p = boost(p, evasionLogit)
@@ -272,6 +300,7 @@ func New(rules classifiers.Classifier, model Model, opts ...Option) *Ensemble {
 	nm, ok2 := model.(NormalizedModel)
 	if ok1 && ok2 {
 		e.nrules, e.nmodel = nr, nm
+		e.unmask, _ = rules.(Unmasker)
 	}
 	for c := range N {
 		switch {
@@ -371,6 +400,12 @@ func (e *Ensemble) Classify(dst []classifiers.Finding, text []byte) []classifier
 		// Normalize once for both sides.
 		s.norm, s.offs, s.folds = e.norm.AppendFolds(s.norm[:0], s.offs[:0], text)
 		folded = true
+		if e.unmask != nil {
+			// Read back words hidden behind asterisks: the text then
+			// scores as if written out (no evasion boost: the model
+			// sees the word itself).
+			e.unmask.Unmask(s.norm)
+		}
 		dst = e.nrules.ClassifyNormalized(dst, text, s.norm, s.offs)
 		e.nmodel.ScoresNormalized(s.norm, p)
 	default:

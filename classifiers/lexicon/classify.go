@@ -1,6 +1,8 @@
 package lexicon
 
 import (
+	"bytes"
+
 	"github.com/openrai/raiserver/classifiers"
 	"github.com/openrai/raiserver/classifiers/internal/match"
 )
@@ -102,6 +104,14 @@ func (c *Classifier) ClassifyNormalized(dst []classifiers.Finding, text, norm []
 	}
 	s := c.pool.Get().(*scratch)
 	ownNorm, ownOffs := s.norm, s.offs
+	if bytes.IndexByte(norm, '*') >= 0 {
+		// Unmask a copy: norm is the caller's. (The ensemble unmasks
+		// before it calls, and then no masked word is left here.)
+		ownNorm = append(ownNorm[:0], norm...)
+		if c.Unmask(ownNorm) {
+			norm = ownNorm
+		}
+	}
 	s.norm, s.offs = norm, offs
 	dst = c.classifyNorm(s, dst, text)
 	s.norm, s.offs = ownNorm, ownOffs
@@ -111,6 +121,7 @@ func (c *Classifier) ClassifyNormalized(dst []classifiers.Finding, text, norm []
 
 func (c *Classifier) classify(s *scratch, dst []classifiers.Finding, text []byte) []classifiers.Finding {
 	s.norm, s.offs = c.norm.Append(s.norm[:0], s.offs[:0], text)
+	c.Unmask(s.norm)
 	return c.classifyNorm(s, dst, text)
 }
 

@@ -3,8 +3,8 @@
 // (classifiers/internal/normalize) with Aho–Corasick automata
 // (classifiers/internal/match).
 //
-// The embedded data (data/terms.tsv, data/classes.txt, data/rules.txt; see
-// docs/classifiers-rules.md) gives:
+// The embedded data (data/terms.tsv, data/classes.txt, data/rules.txt,
+// data/masked.txt; see docs/classifiers-rules.md) gives:
 //
 //   - terms: words and phrases with a category and a severity; a lone
 //     ambiguous word is LOW (1), a slur or an explicit phrase MEDIUM–HIGH;
@@ -21,7 +21,11 @@
 //     starts with classifiers.HoldPrefix, which a combiner keeps at LOW;
 //   - target flags on rules (self, other): when two categories read one harm
 //     word, harm aimed at someone else is not self-harm and harm aimed at
-//     oneself is not violence (findings.go, yield).
+//     oneself is not violence (findings.go, yield);
+//   - masked words: Unmask reads a word hidden behind asterisks ("k*ll")
+//     back when the single-word terms and the profanity of data/masked.txt
+//     it can stand for all fill it alike (unmask.go); Classify does it
+//     after normalizing, and the ensemble before the rules and the model.
 //
 // Findings report byte ranges of the original text (through the
 // normalizer's offset map) and a stable rule id ("lex:violence:1a2b3c4d",
@@ -39,8 +43,8 @@
 // (sentence spans and the token/sentence walker), mayfind.go (the shortcut
 // that proves no finding is possible), events.go (events from matches),
 // rules.go (suppress, find and modify rules), findings.go (context
-// modifiers and findings in source offsets); lexicon.go and parse.go build
-// a Classifier from the embedded data.
+// modifiers and findings in source offsets), unmask.go (masked words);
+// lexicon.go and parse.go build a Classifier from the embedded data.
 //
 // Dependencies: lexicon imports classifiers, classifiers/internal/normalize
 // and classifiers/internal/match (segmenter ← classifiers ← analyzer ←

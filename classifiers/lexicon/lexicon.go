@@ -15,7 +15,7 @@ import (
 	"github.com/openrai/raiserver/classifiers/internal/normalize"
 )
 
-//go:embed data/terms.tsv data/classes.txt data/rules.txt
+//go:embed data/terms.tsv data/classes.txt data/rules.txt data/masked.txt
 var dataFS embed.FS
 
 // Option configures New. Options are applied in order and validated by New.
@@ -101,7 +101,9 @@ type Classifier struct {
 	// mayFind does not follow.
 	compoundTrigger bool
 	classNames      []string
-	pool            sync.Pool // *scratch
+	// maskWords: the single-word terms that Unmask fits masked words to.
+	maskWords *maskWords
+	pool      sync.Pool // *scratch
 }
 
 type compound struct {
@@ -180,7 +182,12 @@ func New(opts ...Option) (*Classifier, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &Classifier{norm: normalize.New(), terms: terms, cats: cfg.cats}
+	maskedData, _ := dataFS.ReadFile("data/masked.txt")
+	mw, err := newMaskWords(terms, maskedData)
+	if err != nil {
+		return nil, err
+	}
+	c := &Classifier{norm: normalize.New(), terms: terms, cats: cfg.cats, maskWords: mw}
 	b := builder{c: c, classIdx: map[string]int{}, keys: map[string]int32{}}
 	for _, cd := range classes {
 		if _, err := b.class(cd.name); err != nil {
@@ -523,6 +530,7 @@ func stretched(src []byte, offs []int32, q int) bool {
 func (c *Classifier) everyWord(text []byte) *scratch {
 	s := newScratch()
 	s.norm, s.offs = c.norm.Append(s.norm[:0], s.offs[:0], text)
+	c.Unmask(s.norm)
 	s.readings()
 	s.matches = s.scanAll(c.m, s.matches[:0])
 	s.trig = append(s.trig[:0], s.matches...)
