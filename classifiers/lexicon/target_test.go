@@ -39,6 +39,14 @@ func TestTargets(t *testing.T) {
 		{"wishing rape", "she deserves to be raped", []classifiers.Category{x, v}, []classifiers.Category{sh}},
 		{"hoping a group dies", "I hope all the refugees drown", []classifiers.Category{h, v}, []classifiers.Category{sh}},
 		{"screening question", "the nurse asked if I had thoughts of hurting myself", nil, []classifiers.Category{sh}},
+		// Algospeak: "unalive" aimed at someone else is a threat, aimed at
+		// oneself self-harm; "sewer slide" and "self delete" stand for
+		// suicide.
+		{"unalive aimed at you", "i'm gonna unalive you", []classifiers.Category{v}, []classifiers.Category{sh}},
+		{"unalive myself", "i'm going to unalive myself tonight", []classifiers.Category{sh}, []classifiers.Category{v}},
+		{"unalive alone", "i want to unalive", []classifiers.Category{sh}, []classifiers.Category{v}},
+		{"self delete", "i want to self delete", []classifiers.Category{sh}, []classifiers.Category{v}},
+		{"sewer slide", "thinking about committing sewer slide", []classifiers.Category{sh}, []classifiers.Category{v}},
 	}
 	for _, tc := range tests {
 		fs := c.Classify(nil, []byte(tc.text))
