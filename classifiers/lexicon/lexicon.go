@@ -101,7 +101,7 @@ type Classifier struct {
 	// mayFind does not follow.
 	compoundTrigger bool
 	classNames      []string
-	// maskWords: the single-word terms that Unmask fits masked words to.
+	// maskWords: the words Unmask reads masked words back as.
 	maskWords *maskWords
 	pool      sync.Pool // *scratch
 }

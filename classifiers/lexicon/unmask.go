@@ -20,7 +20,8 @@ const (
 	maskMax = 24 // the longest
 )
 
-// maskWords holds the single-word terms of a Classifier by length, lower
+// maskWords holds the words a masked word may stand for, by length: the
+// single-word terms of a Classifier and the words of masked.txt, lower
 // case ASCII letters only, each word once.
 type maskWords [maskMax + 1][]string
 
@@ -158,8 +159,8 @@ func (mw *maskWords) fit(m []byte) string {
 	if last < 0 || letters < 2 || 2*letters < stars {
 		return ""
 	}
-	if w, ok := mw.fill(m, n, last); ok {
-		return w
+	if w, ok := mw.fill(m, n, last); w != "" || !ok {
+		return w // read back, or ambiguous
 	}
 	found := ""
 	for _, tail := range maskTails {
@@ -168,16 +169,12 @@ func (mw *maskWords) fit(m []byte) string {
 			continue
 		}
 		w, ok := mw.fill(m, L, last)
-		if w == "" {
-			if !ok {
-				return "" // ambiguous
-			}
-			continue
+		if !ok || found != "" && w != "" && w != found {
+			return "" // ambiguous
 		}
-		if found != "" && found != w {
-			return ""
+		if w != "" {
+			found = w
 		}
-		found = w
 	}
 	return found
 }
@@ -196,7 +193,7 @@ func (mw *maskWords) fill(m []byte, L, last int) (string, bool) {
 		}
 		found = w[:last+1]
 	}
-	return found, found != ""
+	return found, true
 }
 
 // fits reports whether word w, as long as m, has m's letters where m has

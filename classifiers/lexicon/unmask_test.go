@@ -22,6 +22,7 @@ func TestUnmask(t *testing.T) {
 		{"longer term", "s*icide", "suicide"},
 		{"masked.txt word", "d*mn it", "damn it"},
 		{"term and a tail", "k*lling", "killing"},
+		{"term and a longer tail", "b*tches", "bitches"},
 		{"several", "r*pe and m*rder", "rape and murder"},
 		{"no such word", "x*q", "x*q"},
 		{"arithmetic", "2*x + 3*y", "2*x + 3*y"},
@@ -63,12 +64,18 @@ func TestUnmaskBlocklist(t *testing.T) {
 	if i < 0 || got[i].Severity != 2 || got[i].Start != 4 || got[i].End != 8 {
 		t.Fatalf("masked blocklist term: findings %+v, want HATE 2 over bytes 4-8", got)
 	}
+	// No word is "z?rpe": the tail -s does not fit, -es does.
+	if b := []byte("z*rpes"); !one.Unmask(b) || string(b) != "zorpes" {
+		t.Errorf("a term and the tail -es: %q", b)
+	}
 	two, err := New(WithBlocklist(strings.NewReader("zorp hate 2\nzarp hate 2\n")))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if b := []byte("z*rp"); two.Unmask(b) {
-		t.Errorf("ambiguous mask read back as %q", b)
+	for _, m := range []string{"z*rp", "z*rps"} {
+		if b := []byte(m); two.Unmask(b) {
+			t.Errorf("ambiguous mask read back as %q", b)
+		}
 	}
 }
 
