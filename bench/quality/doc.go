@@ -38,6 +38,13 @@
 // -lodo-out DIR) each trainable set is also scored whole by the model
 // trained without it: the honest estimate for data never seen.
 //
+// The obfuscation table (skipped with -no-obfuscation) scores a sample of
+// the positive and benign rows again rewritten as evaders write (look-alike
+// letters, invisible characters, leetspeak, stretched and spelled-out
+// letters: obfuscate.go) and reports recall relative to the clean rows.
+// masked-profanity hides only the words of the public profanity list in
+// ../shared/data (surge_profanity) behind an asterisk, as people do.
+//
 // When ../shared/data is absent it prints a message and exits 0.
 //
 // It depends on classifiers, classifiers/ensemble, classifiers/lexicon and

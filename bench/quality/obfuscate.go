@@ -9,9 +9,9 @@ import (
 	"unicode/utf8"
 )
 
-// An obfuscation rewrites a text the way an evader would. Each one applies
-// to every word of the text: a stricter test than touching only the
-// harmful words.
+// An obfuscation rewrites a text the way an evader would. Each one but
+// masked-profanity applies to every word of the text: a stricter test than
+// touching only the harmful words.
 type obfuscation struct {
 	name string
 	fn   func(string) string
