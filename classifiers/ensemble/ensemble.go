@@ -1,7 +1,6 @@
 package ensemble
 
 import (
-	"bytes"
 	"math"
 	"strings"
 	"sync"
@@ -187,7 +186,7 @@ type scratch struct {
 	p     [N]float32
 	rest  []byte     // the text without a hold's sentence (rescoreRest)
 	pr    [N]float32 // the model's scores of rest
-	// rnorm and roffs: rest normalized, when it has a masked word
+	// rnorm and roffs: rest normalized (restScores)
 	rnorm []byte
 	roffs []int32
 }
@@ -206,17 +205,17 @@ func (s span) union(from, to int) span {
 	return span{min(s.from, from), max(s.to, to), true}
 }
 
-// restScores puts the model's scores of s.rest in s.pr, with the words
-// hidden behind asterisks read back as Classify reads them.
+// restScores puts the model's scores of s.rest in s.pr the way Classify
+// scores a text: normalized once and unmasked when the rules can, as
+// written otherwise.
 func (e *Ensemble) restScores(s *scratch) {
-	if e.unmask != nil && bytes.IndexByte(s.rest, '*') >= 0 {
-		s.rnorm, s.roffs = e.norm.Append(s.rnorm[:0], s.roffs[:0], s.rest)
-		if e.unmask.Unmask(s.rnorm) {
-			e.nmodel.ScoresNormalized(s.rnorm, &s.pr)
-			return
-		}
+	if e.unmask == nil {
+		e.model.Scores(s.rest, &s.pr)
+		return
 	}
-	e.model.Scores(s.rest, &s.pr)
+	s.rnorm, s.roffs = e.norm.Append(s.rnorm[:0], s.roffs[:0], s.rest)
+	e.unmask.Unmask(s.rnorm)
+	e.nmodel.ScoresNormalized(s.rnorm, &s.pr)
 }
 
 // rescoreRest scores text without the sentences that held category c

@@ -1,8 +1,6 @@
 package lexicon
 
 import (
-	"bytes"
-
 	"github.com/openrai/raiserver/classifiers"
 	"github.com/openrai/raiserver/classifiers/internal/match"
 )
@@ -104,13 +102,13 @@ func (c *Classifier) ClassifyNormalized(dst []classifiers.Finding, text, norm []
 	}
 	s := c.pool.Get().(*scratch)
 	ownNorm, ownOffs := s.norm, s.offs
-	if bytes.IndexByte(norm, '*') >= 0 {
+	if c.unmask(norm, false) {
 		// Unmask a copy: norm is the caller's. (The ensemble unmasks
-		// before it calls, and then no masked word is left here.)
+		// before it calls, so no masked word is left and nothing is
+		// copied.)
 		ownNorm = append(ownNorm[:0], norm...)
-		if c.Unmask(ownNorm) {
-			norm = ownNorm
-		}
+		c.Unmask(ownNorm)
+		norm = ownNorm
 	}
 	s.norm, s.offs = norm, offs
 	dst = c.classifyNorm(s, dst, text)
