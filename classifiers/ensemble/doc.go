@@ -55,9 +55,10 @@
 // When the rules and the model both take normalized text (NormalizedRules,
 // NormalizedModel: the lexicon and the linear model do), Classify
 // normalizes once and hands the same bytes to both; the findings are those
-// of the separate path. Before that, a rule classifier that can (Unmasker:
-// the lexicon) reads words hidden behind asterisks back ("k*ll"), so the
-// model reads the word too.
+// of the separate path. Before that, a rule classifier that can (Respeller:
+// the lexicon) reads back words spelled to evade: hidden behind asterisks
+// ("k*ll"), broken by inner punctuation ("ki.ll") or misspelled ("klil"),
+// so the model reads the word too.
 //
 // Dependencies: classifiers, classifiers/lexicon, classifiers/linear and
 // classifiers/internal/normalize ← ensemble ← analyzer.

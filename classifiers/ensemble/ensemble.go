@@ -29,14 +29,14 @@ type NormalizedRules interface {
 	ClassifyNormalized(dst []classifiers.Finding, text, norm []byte, offs []int32) []classifiers.Finding
 }
 
-// Unmasker is an optional ability of the rule classifier that has
-// NormalizedRules: Unmask rewrites, in place and keeping every byte's
-// offset, the words of normalized text hidden behind asterisks ("k*ll")
-// that it can read back, and reports whether it did. The ensemble unmasks
-// once, before the rules and the model read the text. *lexicon.Classifier
-// has it.
-type Unmasker interface {
-	Unmask(norm []byte) bool
+// Respeller is an optional ability of the rule classifier that has
+// NormalizedRules: Respell rewrites the words of normalized text spelled to
+// evade (hidden behind asterisks, broken by inner punctuation, misspelled:
+// "k*ll", "ki.ll", "klil") that it can read back, keeping the offset map
+// true, and reports whether it did. The ensemble respells once, before the
+// rules and the model read the text. *lexicon.Classifier has it.
+type Respeller interface {
+	Respell(norm []byte, offs []int32) ([]byte, []int32, bool)
 }
 
 // NormalizedModel is an optional ability of the model: Scores for text
@@ -150,11 +150,11 @@ type Ensemble struct {
 	// When both sides take normalized text, Classify normalizes once and
 	// hands the same bytes to both (nrules and nmodel set). The
 	// normalizer's report of what it folded tells evasive spelling.
-	nrules NormalizedRules
-	nmodel NormalizedModel
-	unmask Unmasker // with nrules, when the rules have it
-	norm   *normalize.Normalizer
-	pool   sync.Pool // *scratch: an interface call makes a local escape
+	nrules  NormalizedRules
+	nmodel  NormalizedModel
+	respell Respeller // with nrules, when the rules have it
+	norm    *normalize.Normalizer
+	pool    sync.Pool // *scratch: an interface call makes a local escape
 	// evasiveGate[c] is the least probability that evasionLogit lifts to
 	// the category's Low threshold.
 	evasiveGate [N]float32
@@ -206,15 +206,15 @@ func (s span) union(from, to int) span {
 }
 
 // restScores puts the model's scores of s.rest in s.pr the way Classify
-// scores a text: normalized once and unmasked when the rules can, as
+// scores a text: normalized once and respelled when the rules can, as
 // written otherwise.
 func (e *Ensemble) restScores(s *scratch) {
-	if e.unmask == nil {
+	if e.respell == nil {
 		e.model.Scores(s.rest, &s.pr)
 		return
 	}
 	s.rnorm, s.roffs = e.norm.Append(s.rnorm[:0], s.roffs[:0], s.rest)
-	e.unmask.Unmask(s.rnorm)
+	s.rnorm, s.roffs, _ = e.respell.Respell(s.rnorm, s.roffs)
 	e.nmodel.ScoresNormalized(s.rnorm, &s.pr)
 }
 
@@ -299,7 +299,7 @@ func New(rules classifiers.Classifier, model Model, opts ...Option) *Ensemble {
 	nm, ok2 := model.(NormalizedModel)
 	if ok1 && ok2 {
 		e.nrules, e.nmodel = nr, nm
-		e.unmask, _ = rules.(Unmasker)
+		e.respell, _ = rules.(Respeller)
 	}
 	for c := range N {
 		switch {
@@ -399,11 +399,11 @@ func (e *Ensemble) Classify(dst []classifiers.Finding, text []byte) []classifier
 		// Normalize once for both sides.
 		s.norm, s.offs, s.folds = e.norm.AppendFolds(s.norm[:0], s.offs[:0], text)
 		folded = true
-		if e.unmask != nil {
-			// Read back words hidden behind asterisks: the text then
-			// scores as if written out (no evasion boost: the model
-			// sees the word itself).
-			e.unmask.Unmask(s.norm)
+		if e.respell != nil {
+			// Read back words masked, broken or misspelled to evade:
+			// the text then scores as if written out (no evasion
+			// boost: the model sees the word itself).
+			s.norm, s.offs, _ = e.respell.Respell(s.norm, s.offs)
 		}
 		dst = e.nrules.ClassifyNormalized(dst, text, s.norm, s.offs)
 		e.nmodel.ScoresNormalized(s.norm, p)

@@ -12,9 +12,10 @@ import (
 
 // plainRules and plainModel hide the normalized entry points, so an
 // ensemble of them takes the old path: the rules and the model each
-// normalize the raw text themselves. The rules read masked words back
-// ("k*ll") in Classify; plainModel does so too when it is given the rules
-// (u), as the ensemble does for the model when it normalizes once.
+// normalize the raw text themselves. The rules read respelled words back
+// ("k*ll", "ki.ll", "klil") in Classify; plainModel does so too when it is
+// given the rules (u), as the ensemble does for the model when it
+// normalizes once.
 type plainRules struct{ l *lexicon.Classifier }
 
 func (r plainRules) Classify(dst []classifiers.Finding, text []byte) []classifiers.Finding {
@@ -27,8 +28,8 @@ type plainModel struct {
 }
 
 func (p plainModel) Scores(text []byte, out *[ensemble.N]float32) {
-	if p.u != nil && slices.Contains(text, '*') {
-		if norm, _ := normalizeText(text); p.u.Unmask(norm) {
+	if p.u != nil {
+		if norm, _, ok := p.u.Respell(normalizeText(text)); ok {
 			p.m.ScoresNormalized(norm, out)
 			return
 		}
@@ -83,6 +84,7 @@ func TestNormalizeOnceMatchesSeparate(t *testing.T) {
 			m.Scores(text, &pa)
 			norm, offs := normalizeText(text)
 			m.ScoresNormalized(norm, &pb)
+			norm, offs, _ = l.Respell(norm, offs)
 			la := l.ClassifyNormalized(nil, text, norm, offs)
 			lb := l.Classify(nil, text)
 			if !slices.Equal(a, b) || pa != pb || !slices.Equal(la, lb) {
@@ -100,7 +102,7 @@ func TestNormalizeOnceMatchesSeparate(t *testing.T) {
 // FuzzNormalizeOnce checks normalizing once against the separate path on
 // arbitrary bytes.
 func FuzzNormalizeOnce(f *testing.F) {
-	for _, s := range []string{"", "k i l l", "K1ll th3m", "Привет, кill", "a.b.c.d e", "ki\u200bll!!! ok", "The news said he was killed. I will k*ll you.", "**r*pe** s*icide *a*s* b*tches2"} {
+	for _, s := range []string{"", "k i l l", "K1ll th3m", "Привет, кill", "a.b.c.d e", "ki\u200bll!!! ok", "The news said he was killed. I will k*ll you.", "**r*pe** s*icide *a*s* b*tches2", "I will ki.ll you, klil you; commit suicde or sui-cide. well-known self-harm"} {
 		f.Add([]byte(s))
 	}
 	l, err := lexicon.Default()

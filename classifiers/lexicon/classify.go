@@ -90,11 +90,13 @@ func (c *Classifier) release(s *scratch) {
 }
 
 // ClassifyNormalized is Classify for a caller that has already normalized
-// text: norm and offs must be what normalize.New().Append(nil, nil, text)
-// returns for the same text (the normalized bytes and their offset map).
+// and respelled text: norm and offs must be what Respell returns for what
+// normalize.New().Append(nil, nil, text) returns for the same text (the
+// normalized bytes with respelled words read back, and their offset map).
 // Findings are those of Classify(dst, text), spans in text. It lets a
-// caller that feeds several classifiers normalize once (the ensemble hands
-// the same bytes to the linear model's ScoresNormalized). It neither
+// caller that feeds several classifiers normalize and respell once (the
+// ensemble hands the same bytes to the linear model's ScoresNormalized).
+// Norm that was not respelled is classified as written. It neither
 // modifies nor keeps norm and offs, and allocates nothing in steady state.
 func (c *Classifier) ClassifyNormalized(dst []classifiers.Finding, text, norm []byte, offs []int32) []classifiers.Finding {
 	if len(text) == 0 {
@@ -102,14 +104,6 @@ func (c *Classifier) ClassifyNormalized(dst []classifiers.Finding, text, norm []
 	}
 	s := c.pool.Get().(*scratch)
 	ownNorm, ownOffs := s.norm, s.offs
-	if c.unmask(norm, false) {
-		// Unmask a copy: norm is the caller's. (The ensemble unmasks
-		// before it calls, so no masked word is left and nothing is
-		// copied.)
-		ownNorm = append(ownNorm[:0], norm...)
-		c.Unmask(ownNorm)
-		norm = ownNorm
-	}
 	s.norm, s.offs = norm, offs
 	dst = c.classifyNorm(s, dst, text)
 	s.norm, s.offs = ownNorm, ownOffs
@@ -119,7 +113,7 @@ func (c *Classifier) ClassifyNormalized(dst []classifiers.Finding, text, norm []
 
 func (c *Classifier) classify(s *scratch, dst []classifiers.Finding, text []byte) []classifiers.Finding {
 	s.norm, s.offs = c.norm.Append(s.norm[:0], s.offs[:0], text)
-	c.Unmask(s.norm)
+	s.norm, s.offs, _ = c.Respell(s.norm, s.offs)
 	return c.classifyNorm(s, dst, text)
 }
 

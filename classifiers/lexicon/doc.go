@@ -22,10 +22,13 @@
 //   - target flags on rules (self, other): when two categories read one harm
 //     word, harm aimed at someone else is not self-harm and harm aimed at
 //     oneself is not violence (findings.go, yield);
-//   - masked words: Unmask reads a word hidden behind asterisks ("k*ll")
-//     back when the single-word terms and the profanity of data/masked.txt
-//     it can stand for all fill it alike (unmask.go); Classify does it
-//     after normalizing, and the ensemble before the rules and the model.
+//   - respelled words: Respell reads back a word hidden behind asterisks
+//     ("k*ll": Unmask, unmask.go), broken by inner punctuation ("ki.ll")
+//     or misspelled ("klil", "suicde"; checked against a Dictionary, by
+//     default the word vectors' vocabulary) as one of the single-word
+//     terms, the group names of classes.txt or the profanity of
+//     data/masked.txt (respell.go); Classify does it after normalizing,
+//     and the ensemble before the rules and the model.
 //
 // Findings report byte ranges of the original text (through the
 // normalizer's offset map) and a stable rule id ("lex:violence:1a2b3c4d",
@@ -34,19 +37,21 @@
 //
 // A Classifier is immutable after New and safe for concurrent use; per-call
 // scratch comes from a sync.Pool and Classify allocates nothing in steady
-// state. Text without any trigger word costs one normalization and one
-// automaton scan. ClassifyNormalized takes text a caller has already
-// normalized (the ensemble normalizes once for the rules and the model).
+// state. Text without any trigger word costs one normalization, one
+// respelling pass and one automaton scan. ClassifyNormalized takes text a caller has already
+// normalized and respelled (the ensemble does both once for the rules and
+// the model).
 //
 // The code is split by concern: classify.go (entry points and per-call
 // scratch), scan.go (trigger scan and the leet '1' readings), sentences.go
 // (sentence spans and the token/sentence walker), mayfind.go (the shortcut
 // that proves no finding is possible), events.go (events from matches),
 // rules.go (suppress, find and modify rules), findings.go (context
-// modifiers and findings in source offsets), unmask.go (masked words);
+// modifiers and findings in source offsets), unmask.go (masked words),
+// respell.go (broken and misspelled words);
 // lexicon.go and parse.go build a Classifier from the embedded data.
 //
-// Dependencies: lexicon imports classifiers, classifiers/internal/normalize
-// and classifiers/internal/match (segmenter ← classifiers ← analyzer ←
-// server ← cmd).
+// Dependencies: lexicon imports classifiers, classifiers/internal/normalize,
+// classifiers/internal/match and classifiers/vectors (the default
+// Dictionary) (segmenter ← classifiers ← analyzer ← server ← cmd).
 package lexicon

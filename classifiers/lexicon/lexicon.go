@@ -13,6 +13,7 @@ import (
 	"github.com/openrai/raiserver/classifiers"
 	"github.com/openrai/raiserver/classifiers/internal/match"
 	"github.com/openrai/raiserver/classifiers/internal/normalize"
+	"github.com/openrai/raiserver/classifiers/vectors"
 )
 
 //go:embed data/terms.tsv data/classes.txt data/rules.txt data/masked.txt
@@ -29,6 +30,8 @@ type config struct {
 	block   []term
 	cats    catSet
 	catsSet bool
+	dict    Dictionary
+	dictSet bool
 }
 
 // WithBlocklist adds the entries of a custom blocklist (format: one entry
@@ -103,7 +106,12 @@ type Classifier struct {
 	classNames      []string
 	// maskWords: the words Unmask reads masked words back as.
 	maskWords *maskWords
-	pool      sync.Pool // *scratch
+	// spell and dict: the index Respell reads misspelled words back
+	// with, and the words it leaves as written; nil with
+	// WithDictionary(nil).
+	spell *spellWords
+	dict  Dictionary
+	pool  sync.Pool // *scratch
 }
 
 type compound struct {
@@ -159,7 +167,9 @@ func Default() (*Classifier, error) {
 }
 
 // New builds a classifier from the embedded lexicon and rules plus the
-// options.
+// options. Its Dictionary is the word vectors' vocabulary
+// (classifiers/vectors.Default, loaded once and shared with the model)
+// unless WithDictionary says otherwise.
 func New(opts ...Option) (*Classifier, error) {
 	cfg := config{cats: 1<<classifiers.NumCategories - 1}
 	for _, o := range opts {
@@ -169,6 +179,13 @@ func New(opts ...Option) (*Classifier, error) {
 		if err := o.apply(&cfg); err != nil {
 			return nil, err
 		}
+	}
+	if !cfg.dictSet {
+		tab, err := vectors.Default()
+		if err != nil {
+			return nil, err
+		}
+		cfg.dict = tab
 	}
 	termsData, _ := dataFS.ReadFile("data/terms.tsv")
 	classData, _ := dataFS.ReadFile("data/classes.txt")
@@ -183,11 +200,14 @@ func New(opts ...Option) (*Classifier, error) {
 		return nil, err
 	}
 	maskedData, _ := dataFS.ReadFile("data/masked.txt")
-	mw, err := newMaskWords(terms, maskedData)
+	mw, err := newMaskWords(terms, maskedData, classWords(classes, maskClasses...))
 	if err != nil {
 		return nil, err
 	}
 	c := &Classifier{norm: normalize.New(), terms: terms, cats: cfg.cats, maskWords: mw}
+	if cfg.dict != nil {
+		c.spell, c.dict = newSpellWords(mw.all()), cfg.dict
+	}
 	b := builder{c: c, classIdx: map[string]int{}, keys: map[string]int32{}}
 	for _, cd := range classes {
 		if _, err := b.class(cd.name); err != nil {
@@ -530,7 +550,7 @@ func stretched(src []byte, offs []int32, q int) bool {
 func (c *Classifier) everyWord(text []byte) *scratch {
 	s := newScratch()
 	s.norm, s.offs = c.norm.Append(s.norm[:0], s.offs[:0], text)
-	c.Unmask(s.norm)
+	s.norm, s.offs, _ = c.Respell(s.norm, s.offs)
 	s.readings()
 	s.matches = s.scanAll(c.m, s.matches[:0])
 	s.trig = append(s.trig[:0], s.matches...)

@@ -11,9 +11,11 @@ import (
 // that a reader still knows it. The matcher would read "k*ll" as the two
 // words "k" and "ll", and the model the same. Unmask gives such a word its
 // letters back when the words it can stand for all fill it alike: the
-// lexicon's and the blocklists' single-word terms, and the common
-// profanity of data/masked.txt (no term, but masked as often, and listed
-// so that a term is not guessed where one of these fits as well).
+// lexicon's and the blocklists' single-word terms, the names of groups
+// (the single words of the classes maskClasses names: hateful posts hide
+// "j*ws" as they hide slurs), and the common profanity of data/masked.txt
+// (no term, but masked as often, and listed so that a term is not guessed
+// where one of these fits as well).
 
 const (
 	maskMin = 3  // the shortest masked word resolved
@@ -21,13 +23,13 @@ const (
 )
 
 // maskWords holds the words a masked word may stand for, by length: the
-// single-word terms of a Classifier and the words of masked.txt, lower
-// case ASCII letters only, each word once.
+// single-word terms of a Classifier, the group names and the words of
+// masked.txt, lower case ASCII letters only, each word once.
 type maskWords [maskMax + 1][]string
 
-// newMaskWords gathers the single-word terms and the words of masked.txt
-// (data, one word a line).
-func newMaskWords(terms []term, data []byte) (*maskWords, error) {
+// newMaskWords gathers the single-word terms, the words of masked.txt
+// (data, one word a line) and the single words of extra.
+func newMaskWords(terms []term, data []byte, extra []string) (*maskWords, error) {
 	var mw maskWords
 	seen := map[string]bool{}
 	add := func(w string) {
@@ -40,6 +42,9 @@ func newMaskWords(terms []term, data []byte) (*maskWords, error) {
 	for _, t := range terms {
 		add(strings.ToLower(strings.Trim(t.text, "*")))
 	}
+	for _, w := range extra {
+		add(w)
+	}
 	in := newLines("masked.txt", bytes.NewReader(data))
 	for in.next() {
 		w := strings.TrimSpace(in.text)
@@ -49,6 +54,15 @@ func newMaskWords(terms []term, data []byte) (*maskWords, error) {
 		add(w)
 	}
 	return &mw, in.err()
+}
+
+// all returns the words of mw.
+func (mw *maskWords) all() []string {
+	var out []string
+	for _, ws := range mw {
+		out = append(out, ws...)
+	}
+	return out
 }
 
 func isLetters(w string) bool {

@@ -60,11 +60,14 @@
 // position, from which an IDF-like weight follows (see Rank). Lookup
 // matches bytes exactly: lowercase first.
 // Vector and Scale give a word's numbers (Vector(id)[i] × Scale(id)); AddTo
-// adds a weighted vector into a float32 sum for pooling. A Table is
+// adds a weighted vector into a float32 sum for pooling; Known makes the
+// vocabulary a dictionary (the rule classifier's, for telling misspelled
+// words from real ones). A Table is
 // immutable after Build or Load and safe for concurrent use. Build and
 // WriteTo make tables (cmd/rai-vectors, tests); the file format is
 // described in format.go.
 //
 // Dependencies: the standard library only. classifiers/vectors ← the
-// classifiers that pool word vectors, and cmd/rai-vectors.
+// classifiers that pool word vectors (classifiers/linear), the rule
+// classifier's dictionary (classifiers/lexicon), and cmd/rai-vectors.
 package vectors

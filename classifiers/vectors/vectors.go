@@ -78,6 +78,13 @@ func (t *Table) Lookup(word []byte) (id int32, ok bool) {
 	}
 }
 
+// Known reports whether word is in the vocabulary (Lookup finds it): a
+// dictionary of the language's words, as lexicon.WithDictionary takes.
+func (t *Table) Known(word []byte) bool {
+	_, ok := t.Lookup(word)
+	return ok
+}
+
 // Len returns the number of words.
 func (t *Table) Len() int { return len(t.off) }
 

@@ -39,3 +39,46 @@ func TestMaskedWordsScoreAsWrittenOut(t *testing.T) {
 		}
 	}
 }
+
+// TestRespelledWordsScoreAsWrittenOut: a word misspelled or broken by
+// inner punctuation gets the findings of the written-out word, from the
+// rules and the model, the finding spanning the word as written.
+func TestRespelledWordsScoreAsWrittenOut(t *testing.T) {
+	e, err := ensemble.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	pairs := []struct{ name, respelled, clean string }{
+		{"swapped threat", "I will klil you tonight.", "I will kill you tonight."},
+		{"swapped self-harm", "how many pills to commit suicdie", "how many pills to commit suicide"},
+		{"letter missing", "how many pills to commit suicde", "how many pills to commit suicide"},
+		{"broken threat", "I will mur.der you tonight.", "I will murder you tonight."},
+		{"broken self-harm", "how many pills to commit sui-cide", "how many pills to commit suicide"},
+	}
+	for _, p := range pairs {
+		r := e.Classify(nil, []byte(p.respelled))
+		c := e.Classify(nil, []byte(p.clean))
+		if len(c) == 0 || len(r) != len(c) {
+			t.Fatalf("%s: respelled %+v, written out %+v", p.name, r, c)
+		}
+		// The texts differ by d bytes inside the word: spans that end
+		// after its first letter move by d.
+		d := len(p.respelled) - len(p.clean)
+		at := 0
+		for at < len(p.clean) && p.clean[at] == p.respelled[at] {
+			at++
+		}
+		for i := range c {
+			want := c[i]
+			if want.End > at {
+				want.End += d
+			}
+			if want.Start > at {
+				want.Start += d
+			}
+			if r[i] != want {
+				t.Errorf("%s: respelled %+v, want %+v", p.name, r[i], want)
+			}
+		}
+	}
+}
