@@ -42,8 +42,11 @@
 // the positive and benign rows again rewritten as evaders write (look-alike
 // letters, invisible characters, leetspeak, stretched and spelled-out
 // letters: obfuscate.go) and reports recall relative to the clean rows.
-// masked-profanity hides only the words of the public profanity list in
-// ../shared/data (surge_profanity) behind an asterisk, as people do.
+// The three -profanity rows touch only the words of the public profanity
+// list in ../shared/data (surge_profanity), as people do: masked-profanity
+// hides a letter behind an asterisk ("k*ll"), broken-profanity puts a dot
+// inside ("ki.ll"), swapped-profanity swaps the two middle letters
+// ("klil").
 //
 // When ../shared/data is absent it prints a message and exits 0.
 //

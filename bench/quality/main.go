@@ -437,7 +437,7 @@ func (r *result) obfuscation(sc *scorer, exs []train.Example, v []verdict) {
 	}
 	r.negRows, r.cleanFP = len(negs), ratio(fp, len(negs))
 	for _, o := range obfuscations {
-		if o.name == "masked-profanity" && len(maskList) == 0 {
+		if strings.HasSuffix(o.name, "-profanity") && len(maskList) == 0 {
 			continue
 		}
 		k := 0

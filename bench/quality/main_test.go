@@ -81,6 +81,10 @@ func TestObfuscationShapes(t *testing.T) {
 	tests = append(tests, []struct{ name, in, want string }{
 		{"masked-profanity", "Kill them, skill", "K*ll them, skill"},
 		{"masked-profanity", "psst", "p*st"},
+		{"broken-profanity", "Kill them, skill", "Ki.ll them, skill"},
+		{"broken-profanity", "psst", "ps.st"},
+		{"swapped-profanity", "Kill them, skill", "Klil them, skill"},
+		{"swapped-profanity", "psst", "psst"},
 	}...)
 	byName := map[string]func(string) string{}
 	for _, o := range obfuscations {

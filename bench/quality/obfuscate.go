@@ -10,8 +10,9 @@ import (
 )
 
 // An obfuscation rewrites a text the way an evader would. Each one but
-// masked-profanity applies to every word of the text: a stricter test than
-// touching only the harmful words.
+// the three -profanity ones applies to every word of the text: a stricter
+// test than touching only the harmful words. Those three touch only the
+// words of the public profanity list, as people do.
 type obfuscation struct {
 	name string
 	fn   func(string) string
@@ -85,6 +86,8 @@ var obfuscations = []obfuscation{
 	{"separator-dot", interleave(".")},
 	{"separator-space", interleave(" ")},
 	{"masked-profanity", func(s string) string { return maskWords(s, maskList) }},
+	{"broken-profanity", func(s string) string { return listWords(s, maskList, breakWord) }},
+	{"swapped-profanity", func(s string) string { return listWords(s, maskList, swapWord) }},
 }
 
 // maskList is the word list masked-profanity hides: the single words of
@@ -141,6 +144,31 @@ func maskWords(s string, list map[string]bool) string {
 		b[k] = '*'
 		return string(b)
 	})
+}
+
+// listWords rewrites with fn every word of s that list holds, as people
+// respell the words they expect a filter to catch, and leaves the others
+// alone.
+func listWords(s string, list map[string]bool, fn func(string) string) string {
+	return eachWord(s, func(w string) string {
+		if len(w) < 3 || !list[strings.ToLower(w)] {
+			return w
+		}
+		return fn(w)
+	})
+}
+
+// breakWord puts a dot in the middle of w ("ki.ll").
+func breakWord(w string) string { return w[:len(w)/2] + "." + w[len(w)/2:] }
+
+// swapWord swaps the two letters in the middle of a word of four letters
+// or more, as a typo does ("klil"), unless they are the same letter.
+func swapWord(w string) string {
+	k := len(w)/2 - 1
+	if len(w) < 4 || w[k] == w[k+1] {
+		return w
+	}
+	return w[:k] + w[k+1:k+2] + w[k:k+1] + w[k+2:]
 }
 
 func mapLetters(m map[rune]rune) func(string) string {
