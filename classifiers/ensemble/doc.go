@@ -58,8 +58,14 @@
 // of the separate path. Before that, a rule classifier that can (Respeller:
 // the lexicon) reads back words spelled to evade: hidden behind asterisks
 // ("k*ll"), broken by inner punctuation ("ki.ll") or misspelled ("klil"),
-// so the model reads the word too.
+// so the model reads the word too. A misspelled word is one the
+// dictionary does not know; when the rules' dictionary is the model's
+// word-vector table (MarkedRespeller, VocabularyModel: the default), the
+// ensemble looks for misspelled words only after the model reports a word
+// it does not hold, and then scores the respelled text again, which saves
+// that pass for most texts and changes no result.
 //
-// Dependencies: classifiers, classifiers/lexicon, classifiers/linear and
-// classifiers/internal/normalize ← ensemble ← analyzer.
+// Dependencies: classifiers, classifiers/lexicon, classifiers/linear,
+// classifiers/vectors and classifiers/internal/normalize ← ensemble ←
+// analyzer.
 package ensemble

@@ -7,7 +7,9 @@ import (
 
 	"github.com/openrai/raiserver/classifiers"
 	"github.com/openrai/raiserver/classifiers/internal/normalize"
+	"github.com/openrai/raiserver/classifiers/lexicon"
 	"github.com/openrai/raiserver/classifiers/linear"
+	"github.com/openrai/raiserver/classifiers/vectors"
 )
 
 // N is the number of categories.
@@ -37,6 +39,27 @@ type NormalizedRules interface {
 // rules and the model read the text. *lexicon.Classifier has it.
 type Respeller interface {
 	Respell(norm []byte, offs []int32) ([]byte, []int32, bool)
+}
+
+// MarkedRespeller is an optional ability of a Respeller: Respell in two
+// steps, RespellMarked (masked and broken words) and RespellMisspelled
+// (misspelled words, which are words of four letters or more that
+// Dictionary does not know). When the model reads words with that same
+// table (VocabularyModel), the ensemble runs the second step only when
+// the model found a word it does not hold. *lexicon.Classifier has it.
+type MarkedRespeller interface {
+	RespellMarked(norm []byte, offs []int32) ([]byte, []int32, bool)
+	RespellMisspelled(norm []byte, offs []int32) ([]byte, []int32, bool)
+	Dictionary() lexicon.Dictionary
+}
+
+// VocabularyModel is an optional ability of a NormalizedModel:
+// ScoresNormalized that also reports whether the text has a word of four
+// bytes or more that Vocabulary does not hold whole (true when it cannot
+// tell). *linear.Model has it.
+type VocabularyModel interface {
+	ScoresNormalizedUnknown(norm []byte, out *[N]float32) bool
+	Vocabulary() *vectors.Table
 }
 
 // NormalizedModel is an optional ability of the model: Scores for text
@@ -153,6 +176,11 @@ type Ensemble struct {
 	nrules  NormalizedRules
 	nmodel  NormalizedModel
 	respell Respeller // with nrules, when the rules have it
+	// marked and vmodel: with respell, when the rules tell misspelled
+	// words by the model's own table, so that a text whose every word the
+	// model knows skips that step.
+	marked MarkedRespeller
+	vmodel VocabularyModel
 	norm    *normalize.Normalizer
 	pool    sync.Pool // *scratch: an interface call makes a local escape
 	// evasiveGate[c] is the least probability that evasionLogit lifts to
@@ -300,6 +328,11 @@ func New(rules classifiers.Classifier, model Model, opts ...Option) *Ensemble {
 	if ok1 && ok2 {
 		e.nrules, e.nmodel = nr, nm
 		e.respell, _ = rules.(Respeller)
+		mr, ok1 := rules.(MarkedRespeller)
+		vm, ok2 := model.(VocabularyModel)
+		if e.respell != nil && ok1 && ok2 && vm.Vocabulary() != nil && mr.Dictionary() == lexicon.Dictionary(vm.Vocabulary()) {
+			e.marked, e.vmodel = mr, vm
+		}
 	}
 	for c := range N {
 		switch {
@@ -399,14 +432,27 @@ func (e *Ensemble) Classify(dst []classifiers.Finding, text []byte) []classifier
 		// Normalize once for both sides.
 		s.norm, s.offs, s.folds = e.norm.AppendFolds(s.norm[:0], s.offs[:0], text)
 		folded = true
-		if e.respell != nil {
-			// Read back words masked, broken or misspelled to evade:
-			// the text then scores as if written out (no evasion
-			// boost: the model sees the word itself).
+		// Read back words masked, broken or misspelled to evade: the
+		// text then scores as if written out (no evasion boost: the
+		// model sees the word itself).
+		switch {
+		case e.marked != nil:
+			// Misspelled words are words the model's table does not
+			// hold: look for them only when the model met one.
+			s.norm, s.offs, _ = e.marked.RespellMarked(s.norm, s.offs)
+			if e.vmodel.ScoresNormalizedUnknown(s.norm, p) {
+				var spelled bool
+				if s.norm, s.offs, spelled = e.marked.RespellMisspelled(s.norm, s.offs); spelled {
+					e.nmodel.ScoresNormalized(s.norm, p)
+				}
+			}
+		case e.respell != nil:
 			s.norm, s.offs, _ = e.respell.Respell(s.norm, s.offs)
+			e.nmodel.ScoresNormalized(s.norm, p)
+		default:
+			e.nmodel.ScoresNormalized(s.norm, p)
 		}
 		dst = e.nrules.ClassifyNormalized(dst, text, s.norm, s.offs)
-		e.nmodel.ScoresNormalized(s.norm, p)
 	default:
 		if e.rules != nil {
 			dst = e.rules.Classify(dst, text)

@@ -341,23 +341,45 @@ func isLower(b byte) bool { return b >= 'a' && b <= 'z' }
 // a Dictionary, misspelled words (see the comment at the top of
 // respell.go). It returns norm and offs, rewritten in place or, when a
 // word gained a letter, grown by append, and whether it changed a word.
-// It allocates only to grow.
+// It allocates only to grow. It is RespellMarked, then RespellMisspelled.
 func (c *Classifier) Respell(norm []byte, offs []int32) ([]byte, []int32, bool) {
+	norm, offs, marked := c.RespellMarked(norm, offs)
+	norm, offs, spelled := c.RespellMisspelled(norm, offs)
+	return norm, offs, marked || spelled
+}
+
+// RespellMarked is the first step of Respell: masked words and words
+// broken by inner punctuation, which asterisks and punctuation mark and
+// which cost next to nothing to find.
+func (c *Classifier) RespellMarked(norm []byte, offs []int32) ([]byte, []int32, bool) {
 	changed := c.Unmask(norm)
-	if c.maskWords == nil {
-		return norm, offs, changed
-	}
-	if len(norm) > 2 {
+	if c.maskWords != nil && len(norm) > 2 {
 		var ch bool
 		norm, offs, ch = c.join(norm, offs)
 		changed = changed || ch
 	}
-	if c.spell != nil {
-		var ch bool
-		norm, offs, ch = c.spellBack(norm, offs)
-		changed = changed || ch
-	}
 	return norm, offs, changed
+}
+
+// RespellMisspelled is the second step of Respell: misspelled words (none
+// without a Dictionary). It reads every word, and changes only words of
+// four letters or more that Dictionary does not know: a caller that knows
+// the text has none (the ensemble, from the model, which looks every word
+// up in the same table) may skip it.
+func (c *Classifier) RespellMisspelled(norm []byte, offs []int32) ([]byte, []int32, bool) {
+	if c.spell == nil {
+		return norm, offs, false
+	}
+	return c.spellBack(norm, offs)
+}
+
+// Dictionary returns the words Respell leaves as written (nil: it reads
+// no misspelled word back).
+func (c *Classifier) Dictionary() Dictionary {
+	if c.spell == nil {
+		return nil
+	}
+	return c.dict
 }
 
 // alone reports whether the bytes around norm[start:end] let it be a word

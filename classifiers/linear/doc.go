@@ -16,7 +16,9 @@
 // featurization by a differential test. ScoresNormalized takes text the
 // normalizer has already produced, in any script, for callers that
 // normalize once for several classifiers, and adds up its words the same
-// way.
+// way; ScoresNormalizedUnknown also reports whether a word of four bytes
+// or more was not in the word-vector table (Vocabulary), which the
+// ensemble uses to skip looking for misspelled words in most texts.
 //
 // A model may also carry a word-vector term (Params.Vectors, VectorTerm):
 // the mean and the IDF-weighted mean of the GloVe vectors

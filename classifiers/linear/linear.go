@@ -219,24 +219,66 @@ func (m *Model) ScoresNormalized(norm []byte, out *[N]float32) {
 	m.put(s)
 }
 
+// ScoresNormalizedUnknown is ScoresNormalized, and reports whether norm
+// has a word of four bytes or more that the word-vector table
+// (Vocabulary) does not hold whole; true also when the model cannot tell
+// (no table, or text the fast path does not take). A caller that reads
+// misspelled words back only when the table lacks one (the ensemble) uses
+// it to skip that pass for most texts.
+func (m *Model) ScoresNormalizedUnknown(norm []byte, out *[N]float32) bool {
+	if m.p.Normalization != NormV1 || m.vec == nil || !m.fast {
+		m.ScoresNormalized(norm, out)
+		return true
+	}
+	s := m.pool.Get().(*scratch)
+	ok, unknown := m.scorePlainUnknown(s, norm, out)
+	if !ok {
+		// As ScoresNormalized.
+		var text []byte
+		text, s.text = foldNorm(s.text, norm)
+		s.feats = m.p.Features.AppendFeatures(s.feats[:0], text)
+		m.scoreFeatures(s, s.feats, text, out)
+		unknown = true
+	}
+	m.put(s)
+	return unknown
+}
+
+// Vocabulary returns the word-vector table the model reads words with, or
+// nil when it has no word-vector term.
+func (m *Model) Vocabulary() *vectors.Table {
+	if m.vec == nil {
+		return nil
+	}
+	return m.vec.tab
+}
+
 // scorePlain sets out from the fast-path features of plain text, or
 // reports false when the text needs the ordinary featurization.
 func (m *Model) scorePlain(s *scratch, text []byte, out *[N]float32) bool {
+	ok, _ := m.scorePlainUnknown(s, text, out)
+	return ok
+}
+
+// scorePlainUnknown is scorePlain, and reports whether a word of four
+// bytes or more is not in the word-vector table whole.
+func (m *Model) scorePlainUnknown(s *scratch, text []byte, out *[N]float32) (bool, bool) {
 	sum, n, ok := m.featureSums(s.plain, text)
 	if !ok {
-		return false
+		return false, true
 	}
 	z := m.logits(sum, n)
+	unknown := true
 	if m.vec != nil {
 		var words int
-		s.ids, s.fold, words = m.vec.spans(s.ids[:0], text, s.plain.spans, s.fold, s.memo, s.long, &s.seg)
+		s.ids, s.fold, words, unknown = m.vec.spans(s.ids[:0], text, s.plain.spans, s.fold, s.memo, s.long, &s.seg)
 		m.vec.add(&z, s.ids)
 		if m.conv != nil {
 			m.conv.add(&z, s.ids, words, s.conv)
 		}
 	}
 	probabilities(z, out)
-	return true
+	return true, unknown
 }
 
 // foldNorm returns normalized text as NormV1 has it: norm itself, or, when

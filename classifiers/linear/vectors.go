@@ -309,15 +309,18 @@ func (vm *vecModel) split(ids []int32, w []byte, seg **segScratch) ([]int32, int
 }
 
 // spans appends to ids the table ids of the words of s listed in spans
-// (appendWords) found in the table, and returns how many words s has: the
-// fast path, where a word with a digit is folded first and a long word the
-// table does not hold is split as in text (fold is scratch, returned for
-// reuse).
-func (vm *vecModel) spans(ids []int32, s []byte, spans []uint64, fold []byte, memo *vecMemo, lm *longMemo, seg **segScratch) ([]int32, []byte, int) {
+// (appendWords) found in the table, and returns how many words s has and
+// whether a word of unknownMin bytes or more is not in the table whole:
+// the fast path, where a word with a digit is folded first and a long word
+// the table does not hold is split as in text (fold is scratch, returned
+// for reuse).
+func (vm *vecModel) spans(ids []int32, s []byte, spans []uint64, fold []byte, memo *vecMemo, lm *longMemo, seg **segScratch) ([]int32, []byte, int, bool) {
 	ids = slices.Grow(ids, len(spans))
 	words := len(spans)
+	unknown := false
 	for _, sp := range spans {
 		start, end := spanStart(sp), spanEnd(sp)
+		long := end-start >= unknownMin
 		var id int32
 		if sp&(digitSpan|longSpan) == 0 {
 			x := packWord(s, start, end)
@@ -330,6 +333,7 @@ func (vm *vecModel) spans(ids []int32, s []byte, spans []uint64, fold []byte, me
 				var parts int
 				ids, parts = vm.split(ids, s[start:end], seg)
 				words += parts - 1
+				unknown = unknown || long
 				continue
 			}
 		} else {
@@ -338,15 +342,23 @@ func (vm *vecModel) spans(ids []int32, s []byte, spans []uint64, fold []byte, me
 				var parts int
 				ids, parts = vm.split(ids, fold, seg)
 				words += parts - 1
+				unknown = unknown || long
 				continue
 			}
 		}
 		if id >= 0 {
 			ids = append(ids, id)
+		} else {
+			unknown = unknown || long
 		}
 	}
-	return ids, fold, words
+	return ids, fold, words, unknown
 }
+
+// unknownMin is the shortest word ScoresNormalizedUnknown reports missing
+// from the table: the rule classifier reads no shorter word back as
+// misspelled (classifiers/lexicon).
+const unknownMin = 4
 
 // add adds the term of the words ids (from text or spans; the parts of
 // split words, negative, left out) to z. The sums
