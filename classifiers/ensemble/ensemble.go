@@ -181,8 +181,8 @@ type Ensemble struct {
 	// model knows skips that step.
 	marked MarkedRespeller
 	vmodel VocabularyModel
-	norm    *normalize.Normalizer
-	pool    sync.Pool // *scratch: an interface call makes a local escape
+	norm   *normalize.Normalizer
+	pool   sync.Pool // *scratch: an interface call makes a local escape
 	// evasiveGate[c] is the least probability that evasionLogit lifts to
 	// the category's Low threshold.
 	evasiveGate [N]float32
