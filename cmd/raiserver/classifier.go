@@ -1,6 +1,8 @@
 package main
 
 import (
+	"runtime/debug"
+
 	"github.com/openrai/raiserver/classifiers"
 	"github.com/openrai/raiserver/classifiers/ensemble"
 	"github.com/openrai/raiserver/classifiers/lexicon"
@@ -10,7 +12,17 @@ import (
 // buildClassifier returns the classifier stack the server runs: the embedded
 // lexicon and phrase rules plus any custom blocklists, combined with the
 // shipped linear model. Blocklists are loaded and validated here, at start.
+// Loading leaves garbage behind (the inflated model and vector files, the
+// rules' build tables): it is collected and its pages returned to the
+// system before the server serves, so that the memory it starts with is
+// the memory it holds.
 func buildClassifier(blocklists []string) (classifiers.Classifier, error) {
+	cls, err := loadClassifier(blocklists)
+	debug.FreeOSMemory()
+	return cls, err
+}
+
+func loadClassifier(blocklists []string) (classifiers.Classifier, error) {
 	if len(blocklists) == 0 {
 		return ensemble.Default()
 	}
