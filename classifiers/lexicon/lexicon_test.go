@@ -875,7 +875,8 @@ func TestZeroAllocs(t *testing.T) {
 		t.Skip("sync.Pool drops items under the race detector")
 	}
 	c := mustDefault(t)
-	for _, in := range [][]byte{ascii2K, mixed2K, cjk2K, homonym2K, harmful2K, []byte("I'm going to k1ll you. how do i kill myself")} {
+	respelled := []byte("I will klil you, ki.ll you and k*ll you; commit suicde. A well-known fact.")
+	for _, in := range [][]byte{ascii2K, mixed2K, cjk2K, homonym2K, harmful2K, []byte("I'm going to k1ll you. how do i kill myself"), respelled} {
 		dst := make([]classifiers.Finding, 0, 256)
 		for range 3 {
 			dst = c.Classify(dst[:0], in)

@@ -55,21 +55,20 @@ func WithDictionary(d Dictionary) Option {
 }
 
 const (
-	spellMin   = 4                  // the shortest word of the spelling list
+	spellMin   = 4                  // the shortest word read back as misspelled
 	missingMin = 6                  // the shortest text word with a letter missing
 	sigBits    = 18                 // bits of a letter-multiset signature
 	sigWords   = 1 << sigBits / 64  // uint64s of a signature set
 	sigFactor  = 0x9e3779b97f4a7c15 // spreads a signature sum over the bits
 )
 
-// spellWords is the spelling list with the indexes a text word is looked
+// spellWords is the masked-word list with the indexes a text word is looked
 // up in. A word's letter multiset has a signature (the sum of a random
 // number per letter, so any order of the same letters sums alike), and
 // two bit sets of signatures let almost every text word skip the map
 // lookups: full holds every word's, part every word's with one inner
-// letter left out. A listed word (most of the words whose signature is in
-// full: the classes hold common words) is told by its fingerprint, a
-// 64-bit hash of its bytes, in an open-addressing table.
+// letter left out. A listed word is told by its fingerprint, a 64-bit
+// hash of its bytes, in an open-addressing table.
 type spellWords struct {
 	exact map[string]string // each word to itself: a lookup returns the word without building a string
 	// short maps a word with one inner letter left out to the word, or
