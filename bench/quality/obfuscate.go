@@ -85,7 +85,7 @@ var obfuscations = []obfuscation{
 	}},
 	{"separator-dot", interleave(".")},
 	{"separator-space", interleave(" ")},
-	{"masked-profanity", func(s string) string { return maskWords(s, maskList) }},
+	{"masked-profanity", func(s string) string { return listWords(s, maskList, maskWord) }},
 	{"broken-profanity", func(s string) string { return listWords(s, maskList, breakWord) }},
 	{"swapped-profanity", func(s string) string { return listWords(s, maskList, swapWord) }},
 }
@@ -126,24 +126,17 @@ func loadMaskList(path string) (map[string]bool, error) {
 	return list, nil
 }
 
-// maskWords hides every word of s that list holds the way people do:
-// its first vowel after the first letter becomes '*' ("f*ck"), or its
-// second letter when it has none. Unlike the other obfuscations it leaves
-// the other words alone, since people mask the words they expect a
-// filter to catch.
-func maskWords(s string, list map[string]bool) string {
-	return eachWord(s, func(w string) string {
-		if len(w) < 3 || !list[strings.ToLower(w)] {
-			return w
-		}
-		b := []byte(w)
-		k := strings.IndexAny(w[1:], "aeiouAEIOU") + 1
-		if k == 0 {
-			k = 1
-		}
-		b[k] = '*'
-		return string(b)
-	})
+// maskWord hides a word the way people do: its first vowel after the
+// first letter becomes '*' ("f*ck"), or its second letter when it has
+// none.
+func maskWord(w string) string {
+	b := []byte(w)
+	k := strings.IndexAny(w[1:], "aeiouAEIOU") + 1
+	if k == 0 {
+		k = 1
+	}
+	b[k] = '*'
+	return string(b)
 }
 
 // listWords rewrites with fn every word of s that list holds, as people

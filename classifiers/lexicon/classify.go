@@ -112,9 +112,15 @@ func (c *Classifier) ClassifyNormalized(dst []classifiers.Finding, text, norm []
 }
 
 func (c *Classifier) classify(s *scratch, dst []classifiers.Finding, text []byte) []classifiers.Finding {
+	c.normalize(s, text)
+	return c.classifyNorm(s, dst, text)
+}
+
+// normalize puts text normalized and respelled, and its offset map, in
+// s.norm and s.offs: what the rules read.
+func (c *Classifier) normalize(s *scratch, text []byte) {
 	s.norm, s.offs = c.norm.Append(s.norm[:0], s.offs[:0], text)
 	s.norm, s.offs, _ = c.Respell(s.norm, s.offs)
-	return c.classifyNorm(s, dst, text)
 }
 
 // classifyNorm classifies text whose normalized form and offset map are in

@@ -549,8 +549,7 @@ func stretched(src []byte, offs []int32, q int) bool {
 // shortcut), sorted by start.
 func (c *Classifier) everyWord(text []byte) *scratch {
 	s := newScratch()
-	s.norm, s.offs = c.norm.Append(s.norm[:0], s.offs[:0], text)
-	s.norm, s.offs, _ = c.Respell(s.norm, s.offs)
+	c.normalize(s, text)
 	s.readings()
 	s.matches = s.scanAll(c.m, s.matches[:0])
 	s.trig = append(s.trig[:0], s.matches...)

@@ -98,11 +98,7 @@ func maskWordByte(b byte) bool { return b >= 'a' && b <= 'z' || b == '*' }
 // failing that, a word it begins with followed by one of maskTails. A
 // word that two words fill differently is left as it is. Unmask allocates
 // nothing.
-func (c *Classifier) Unmask(norm []byte) bool { return c.unmask(norm, true) }
-
-// unmask is Unmask, rewriting norm only when apply is set: without it, it
-// reports whether Unmask would rewrite a word.
-func (c *Classifier) unmask(norm []byte, apply bool) bool {
+func (c *Classifier) Unmask(norm []byte) bool {
 	if c.maskWords == nil || bytes.IndexByte(norm, '*') < 0 {
 		return false
 	}
@@ -131,9 +127,6 @@ func (c *Classifier) unmask(norm []byte, apply bool) bool {
 			end--
 		}
 		if w := c.maskWords.fit(norm[start:end]); w != "" {
-			if !apply {
-				return true
-			}
 			copy(norm[start:], w) // through the last asterisk
 			changed = true
 		}

@@ -201,22 +201,7 @@ func (m *Model) Scores(text []byte, out *[N]float32) {
 // not pay for it twice. For a model trained with another normalization it
 // is Scores. It allocates nothing in steady state and does not modify norm.
 func (m *Model) ScoresNormalized(norm []byte, out *[N]float32) {
-	if m.p.Normalization != NormV1 {
-		m.Scores(norm, out)
-		return
-	}
-	s := m.pool.Get().(*scratch)
-	// The text is NormV1's but for foldDigits, which the fast path applies
-	// word by word, so its features are the ordinary ones; plainSums only
-	// refuses what it does not handle (a run of three, a spelled chain:
-	// rare in normalized text).
-	if !m.fast || !m.scorePlain(s, norm, out) {
-		var text []byte
-		text, s.text = foldNorm(s.text, norm)
-		s.feats = m.p.Features.AppendFeatures(s.feats[:0], text)
-		m.scoreFeatures(s, s.feats, text, out)
-	}
-	m.put(s)
+	m.ScoresNormalizedUnknown(norm, out)
 }
 
 // ScoresNormalizedUnknown is ScoresNormalized, and reports whether norm
@@ -226,14 +211,20 @@ func (m *Model) ScoresNormalized(norm []byte, out *[N]float32) {
 // misspelled words back only when the table lacks one (the ensemble) uses
 // it to skip that pass for most texts.
 func (m *Model) ScoresNormalizedUnknown(norm []byte, out *[N]float32) bool {
-	if m.p.Normalization != NormV1 || m.vec == nil || !m.fast {
-		m.ScoresNormalized(norm, out)
+	if m.p.Normalization != NormV1 {
+		m.Scores(norm, out)
 		return true
 	}
 	s := m.pool.Get().(*scratch)
-	ok, unknown := m.scorePlainUnknown(s, norm, out)
+	// The text is NormV1's but for foldDigits, which the fast path applies
+	// word by word, so its features are the ordinary ones; plainSums only
+	// refuses what it does not handle (a run of three, a spelled chain:
+	// rare in normalized text).
+	ok, unknown := false, true
+	if m.fast {
+		ok, unknown = m.scorePlainUnknown(s, norm, out)
+	}
 	if !ok {
-		// As ScoresNormalized.
 		var text []byte
 		text, s.text = foldNorm(s.text, norm)
 		s.feats = m.p.Features.AppendFeatures(s.feats[:0], text)
