@@ -6,24 +6,32 @@
 #   bench/ghz.sh                  # defaults: 20000 streams, 50 concurrent
 #   N=5000 C=20 bench/ghz.sh
 #   ECHO=1 N=5000 C=20 bench/ghz.sh   # the same against bench/echo, the floor
+#   PIN=1 bench/ghz.sh            # server on CPU 0, ghz on CPU 1 (taskset)
 #
 # After each scenario it prints the server's CPU time (user + system, from
-# /proc) per stream.
+# /proc) per stream. PIN=1 keeps the load generator off the server's core,
+# so that the CPU time per stream is the server's alone and varies less.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 N="${N:-20000}"
 C="${C:-50}"
 PORT="${PORT:-50599}"
+server_pin=()
+ghz_pin=()
+if [ -n "${PIN:-}" ]; then
+	server_pin=(taskset -c 0)
+	ghz_pin=(taskset -c 1)
+fi
 BIN="$PWD/.bin"
 mkdir -p "$BIN"
 export PATH="$BIN:$PATH"
 command -v ghz >/dev/null || GOBIN="$BIN" go install github.com/bojand/ghz/cmd/ghz@v0.120.0
 if [ -n "${ECHO:-}" ]; then
 	go build -o "$BIN/rai-echo" ./bench/echo
-	"$BIN/rai-echo" -listen "127.0.0.1:$PORT" &
+	"${server_pin[@]}" "$BIN/rai-echo" -listen "127.0.0.1:$PORT" &
 else
 	go build -o "$BIN/raiserver" ./cmd/raiserver
-	"$BIN/raiserver" --listen "127.0.0.1:$PORT" --log-level warn &
+	"${server_pin[@]}" "$BIN/raiserver" --listen "127.0.0.1:$PORT" --log-level warn &
 fi
 pid=$!
 TCK="$(getconf CLK_TCK)"
@@ -39,7 +47,7 @@ run() {
 	echo "== $name (n=$N c=$C)"
 	local t0
 	t0="$(cpu)"
-	ghz --insecure --call rai.v1.AnalysisService.Analyze -n "$N" -c "$C" --connections 2 \
+	"${ghz_pin[@]}" ghz --insecure --call rai.v1.AnalysisService.Analyze -n "$N" -c "$C" --connections 2 \
 		-d "$data" "127.0.0.1:$PORT" | awk '/Summary/{p=1} /Response time histogram/{p=0} /Latency distribution/{p=1} p'
 	awk -v d="$(($(cpu) - t0))" -v t="$TCK" -v n="$N" 'BEGIN{printf "  server CPU: %.1f µs per stream (%.2f s for %d streams)\n", d/t*1e6/n, d/t, n}'
 }
