@@ -68,6 +68,16 @@ type NormalizedModel interface {
 	ScoresNormalized(norm []byte, out *[N]float32)
 }
 
+// StagedModel is an optional ability of a NormalizedModel: scoring in two
+// stages (linear.Staged), the second of which, the phrase term, moves the
+// scores of PhraseCategories only. The ensemble finishes the second stage
+// only when the first leaves the text's result open (WithCascade).
+// *linear.Model has it.
+type StagedModel interface {
+	BeginNormalized(norm []byte) *linear.Staged
+	PhraseCategories() [N]bool
+}
+
 // Option configures an Ensemble.
 type Option interface{ apply(*config) }
 
@@ -83,6 +93,7 @@ type config struct {
 	evasion     bool
 	aloneFloor  float32
 	aloneLow    bool
+	cascade     bool
 	// lowHolds[c]: a LOW rule hit holds a weak or confident model to LOW in
 	// category c (see WithLowRuleHolds).
 	lowHolds   [N]bool
@@ -153,6 +164,17 @@ func WithLowRuleHolds(c classifiers.Category, on bool) Option {
 // model's level by one (weak to confident, confident to sure). Default true.
 func WithEvasion(on bool) Option { return optionFunc(func(c *config) { c.evasion = on }) }
 
+// WithCascade sets whether the model's phrase term (its second stage,
+// linear.Staged) is left out for a text its first stage settles: no rule
+// finding in a category the term moves, no evasive spelling, and each such
+// category's first-stage score, with the term read as absent, at least
+// cascadeMargin below its Low threshold in log-odds, so that the model
+// alone would report nothing there either way. Default true; false scores
+// every text with the whole model. The quality bench's report is the same
+// either way but for one average precision in the third decimal
+// (docs/classifiers-model.md).
+func WithCascade(on bool) Option { return optionFunc(func(c *config) { c.cascade = on }) }
+
 // WithThresholds overrides the model's thresholds for category c.
 func WithThresholds(c classifiers.Category, t linear.Thresholds) Option {
 	return optionFunc(func(cfg *config) {
@@ -181,8 +203,15 @@ type Ensemble struct {
 	// model knows skips that step.
 	marked MarkedRespeller
 	vmodel VocabularyModel
-	norm   *normalize.Normalizer
-	pool   sync.Pool // *scratch: an interface call makes a local escape
+	// staged: with nrules, a model that scores in two stages, when
+	// WithCascade is on and its phrase term moves some category (phrase);
+	// phraseGate[c] is the first-stage log-odds at and above which the
+	// second stage runs.
+	staged     StagedModel
+	phrase     [N]bool
+	phraseGate [N]float32
+	norm       *normalize.Normalizer
+	pool       sync.Pool // *scratch: an interface call makes a local escape
 	// evasiveGate[c] is the least probability that evasionLogit lifts to
 	// the category's Low threshold.
 	evasiveGate [N]float32
@@ -197,6 +226,18 @@ type Ensemble struct {
 // values flag more obfuscated negatives than clean ones
 // (docs/classifiers-model.md).
 const evasionLogit = 1
+
+// cascadeMargin is how far below its Low threshold, in log-odds, a
+// category's first-stage score must be for the ensemble to leave the
+// phrase term out (WithCascade). The phrase term mostly lowers the scores
+// of ordinary text, but can raise a phrase the n-grams miss; of 0.25, 1
+// and 1.5, 1.5 is the smallest with which the quality bench's report
+// (every data set, probe and obfuscation row, each scored as the server
+// scores an item) stays the same but for one average precision in the
+// third decimal; 1 moved seven figures by 0.001, 0.25 lowered HATE recall
+// by 0.005. It leaves the term out of about seven in ten windows of
+// everyday chat (docs/classifiers-model.md).
+const cascadeMargin = 1.5
 
 // boost returns p with its log-odds raised by d.
 func boost(p float32, d float64) float32 {
@@ -317,7 +358,7 @@ var modelRule = [N]string{"model/hate", "model/sexual", "model/violence", "model
 // other is used alone, with the same mapping as if the missing side had
 // found nothing or were neutral).
 func New(rules classifiers.Classifier, model Model, opts ...Option) *Ensemble {
-	e := &Ensemble{rules: rules, model: model, cfg: config{modelAlone: true, aloneLow: true, aloneMax: classifiers.MaxSeverity, vetoLow: true, evasion: true,
+	e := &Ensemble{rules: rules, model: model, cfg: config{modelAlone: true, aloneLow: true, aloneMax: classifiers.MaxSeverity, vetoLow: true, evasion: true, cascade: true,
 		lowHolds: [N]bool{classifiers.Sexual: true, classifiers.Violence: true, classifiers.SelfHarm: true}}}
 	for _, o := range opts {
 		o.apply(&e.cfg)
@@ -333,6 +374,12 @@ func New(rules classifiers.Classifier, model Model, opts ...Option) *Ensemble {
 		if e.respell != nil && ok1 && ok2 && vm.Vocabulary() != nil && mr.Dictionary() == lexicon.Dictionary(vm.Vocabulary()) {
 			e.marked, e.vmodel = mr, vm
 		}
+		if sm, ok := model.(StagedModel); ok && e.cfg.cascade {
+			e.phrase = sm.PhraseCategories()
+			if e.phrase != [N]bool{} {
+				e.staged = sm
+			}
+		}
 	}
 	for c := range N {
 		switch {
@@ -342,6 +389,7 @@ func New(rules classifiers.Classifier, model Model, opts ...Option) *Ensemble {
 			e.thr[c] = model.Thresholds(classifiers.Category(c))
 		}
 		e.evasiveGate[c] = boost(e.thr[c].Low, -evasionLogit)
+		e.phraseGate[c] = float32(math.Log(float64(e.thr[c].Low))-math.Log1p(-float64(e.thr[c].Low))) - cascadeMargin
 	}
 	return e
 }
@@ -416,6 +464,69 @@ func (e *Ensemble) combine(c int, s uint8, l level, evasive bool) uint8 {
 	return s
 }
 
+// scoring is the model's score of the text being classified: whole, in p
+// already, or a first stage (st) that finish completes.
+type scoring struct {
+	st      *linear.Staged
+	unknown bool // the text has a word the model's table lacks (or it cannot tell)
+}
+
+func (sc scoring) release() {
+	if sc.st != nil {
+		sc.st.Release()
+	}
+}
+
+// score scores normalized text: its first stage with a staged model, else
+// the whole score, into p.
+func (e *Ensemble) score(norm []byte, p *[N]float32) scoring {
+	switch {
+	case e.staged != nil:
+		st := e.staged.BeginNormalized(norm)
+		return scoring{st: st, unknown: st.Unknown()}
+	case e.vmodel != nil:
+		return scoring{unknown: e.vmodel.ScoresNormalizedUnknown(norm, p)}
+	default:
+		e.nmodel.ScoresNormalized(norm, p)
+		return scoring{unknown: true}
+	}
+}
+
+// finish completes sc into p once the rules' findings for the text are
+// known: the first stage alone when it settles the text (WithCascade),
+// else both.
+func (e *Ensemble) finish(sc scoring, found []classifiers.Finding, folds normalize.Folds, p *[N]float32) {
+	if sc.st == nil {
+		return
+	}
+	if !e.settled(sc.st, found, folds, p) {
+		sc.st.Finish(p)
+	}
+	sc.st.Release()
+}
+
+// settled reports whether the first stage of st settles the text, and then
+// leaves its scores in p: no rule finding in a category the phrase term
+// moves (whose result would then depend on the model's exact level), no
+// evasive spelling (which raises the model's scores), and every such
+// category's first-stage score below phraseGate, so that the model alone
+// reports nothing there.
+func (e *Ensemble) settled(st *linear.Staged, found []classifiers.Finding, folds normalize.Folds, p *[N]float32) bool {
+	if folds&evasiveFolds != 0 {
+		return false
+	}
+	for _, f := range found {
+		if int(f.Category) < N && e.phrase[f.Category] && f.Severity > 0 {
+			return false
+		}
+	}
+	if !st.PartialBelow(&e.phrase, &e.phraseGate) {
+		return false
+	}
+	st.Partial(p)
+	return true
+}
+
 // Classify implements classifiers.Classifier. Rule findings keep their
 // spans and rule names with severities adjusted by the model; a category
 // only the model finds gets one finding over the whole text.
@@ -437,22 +548,22 @@ func (e *Ensemble) Classify(dst []classifiers.Finding, text []byte) []classifier
 		// model sees the word itself).
 		switch {
 		case e.marked != nil:
-			// Misspelled words are words the model's table does not
-			// hold: look for them only when the model met one.
 			s.norm, s.offs, _ = e.marked.RespellMarked(s.norm, s.offs)
-			if e.vmodel.ScoresNormalizedUnknown(s.norm, p) {
-				var spelled bool
-				if s.norm, s.offs, spelled = e.marked.RespellMisspelled(s.norm, s.offs); spelled {
-					e.nmodel.ScoresNormalized(s.norm, p)
-				}
-			}
 		case e.respell != nil:
 			s.norm, s.offs, _ = e.respell.Respell(s.norm, s.offs)
-			e.nmodel.ScoresNormalized(s.norm, p)
-		default:
-			e.nmodel.ScoresNormalized(s.norm, p)
+		}
+		sc := e.score(s.norm, p)
+		if e.marked != nil && sc.unknown {
+			// Misspelled words are words the model's table does not
+			// hold: look for them only when the model met one.
+			var spelled bool
+			if s.norm, s.offs, spelled = e.marked.RespellMisspelled(s.norm, s.offs); spelled {
+				sc.release()
+				sc = e.score(s.norm, p)
+			}
 		}
 		dst = e.nrules.ClassifyNormalized(dst, text, s.norm, s.offs)
+		e.finish(sc, dst[base:], s.folds, p)
 	default:
 		if e.rules != nil {
 			dst = e.rules.Classify(dst, text)

@@ -56,7 +56,8 @@ func TestNormalizeOnceMatchesSeparate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	once := ensemble.New(l, m)
+	// The separate path has no staged model, so the cascade is off on both.
+	once := ensemble.New(l, m, ensemble.WithCascade(false))
 	separate := ensemble.New(plainRules{l}, plainModel{m, l})
 	n := 100000
 	if testing.Short() {
@@ -113,7 +114,7 @@ func FuzzNormalizeOnce(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	once := ensemble.New(l, m)
+	once := ensemble.New(l, m, ensemble.WithCascade(false))
 	separate := ensemble.New(plainRules{l}, plainModel{m, l})
 	f.Fuzz(func(t *testing.T, text []byte) {
 		a := once.Classify(nil, text)

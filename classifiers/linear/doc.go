@@ -42,7 +42,11 @@
 // (lock-free); the positions run in AVX2 assembly on amd64
 // (convmax_amd64.s) and elsewhere, or under the purego tag, in portable Go
 // eight filters per 64-bit step (SWAR); the tests hold both to a
-// one-filter-at-a-time definition.
+// one-filter-at-a-time definition. BeginNormalized scores a text in two
+// stages (Staged): everything but the phrase term first, so that a caller
+// (the ensemble's cascade) can read the scores with the term counted as
+// absent (Partial, PartialBelow) and add it (Finish) only when that could
+// change its decision; Finish gives ScoresNormalized's scores exactly.
 //
 // A Model is immutable after Load and safe for concurrent use; per-call
 // scratch comes from a sync.Pool. Scores gives one probability per category

@@ -106,6 +106,9 @@ type scratch struct {
 	ids   []int32       // the table ids of the words, for the vector term
 	conv  *convScratch  // phrase term only
 	seg   *segScratch   // word splitting, allocated when first needed
+	// staged is the two-stage state of the text being scored
+	// (BeginNormalized, scorePlain).
+	staged Staged
 }
 
 var ruleNames = [N]string{"linear/hate", "linear/sexual", "linear/violence", "linear/self_harm"}
@@ -211,27 +214,10 @@ func (m *Model) ScoresNormalized(norm []byte, out *[N]float32) {
 // misspelled words back only when the table lacks one (the ensemble) uses
 // it to skip that pass for most texts.
 func (m *Model) ScoresNormalizedUnknown(norm []byte, out *[N]float32) bool {
-	if m.p.Normalization != NormV1 {
-		m.Scores(norm, out)
-		return true
-	}
-	s := m.pool.Get().(*scratch)
-	// The text is NormV1's but for foldDigits, which the fast path applies
-	// word by word, so its features are the ordinary ones; plainSums only
-	// refuses what it does not handle (a run of three, a spelled chain:
-	// rare in normalized text).
-	ok, unknown := false, true
-	if m.fast {
-		ok, unknown = m.scorePlainUnknown(s, norm, out)
-	}
-	if !ok {
-		var text []byte
-		text, s.text = foldNorm(s.text, norm)
-		s.feats = m.p.Features.AppendFeatures(s.feats[:0], text)
-		m.scoreFeatures(s, s.feats, text, out)
-		unknown = true
-	}
-	m.put(s)
+	st := m.BeginNormalized(norm)
+	st.Finish(out)
+	unknown := st.Unknown()
+	st.Release()
 	return unknown
 }
 
@@ -244,32 +230,18 @@ func (m *Model) Vocabulary() *vectors.Table {
 	return m.vec.tab
 }
 
-// scorePlain sets out from the fast-path features of plain text, or
-// reports false when the text needs the ordinary featurization.
+// scorePlain sets out from the fast-path features of plain text (both
+// stages of a Staged on s), or reports false when the text needs the
+// ordinary featurization.
 func (m *Model) scorePlain(s *scratch, text []byte, out *[N]float32) bool {
-	ok, _ := m.scorePlainUnknown(s, text, out)
+	st := &s.staged
+	*st = Staged{m: m, s: s}
+	ok := m.firstStage(st, text)
+	if ok {
+		st.Finish(out)
+	}
+	*st = Staged{}
 	return ok
-}
-
-// scorePlainUnknown is scorePlain, and reports whether a word of four
-// bytes or more is not in the word-vector table whole.
-func (m *Model) scorePlainUnknown(s *scratch, text []byte, out *[N]float32) (bool, bool) {
-	sum, n, ok := m.featureSums(s.plain, text)
-	if !ok {
-		return false, true
-	}
-	z := m.logits(sum, n)
-	unknown := true
-	if m.vec != nil {
-		var words int
-		s.ids, s.fold, words, unknown = m.vec.spans(s.ids[:0], text, s.plain.spans, s.fold, s.memo, s.long, &s.seg)
-		m.vec.add(&z, s.ids)
-		if m.conv != nil {
-			m.conv.add(&z, s.ids, words, s.conv)
-		}
-	}
-	probabilities(z, out)
-	return true, unknown
 }
 
 // foldNorm returns normalized text as NormV1 has it: norm itself, or, when
