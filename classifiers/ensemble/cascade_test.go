@@ -7,7 +7,6 @@ import (
 
 	"github.com/openrai/raiserver/classifiers"
 	"github.com/openrai/raiserver/classifiers/ensemble"
-	"github.com/openrai/raiserver/classifiers/lexicon"
 	"github.com/openrai/raiserver/classifiers/linear"
 )
 
@@ -21,14 +20,7 @@ import (
 // each row classified whole). Texts are never printed; a difference names
 // its index only.
 func TestCascadeOnlyDropsModelFindings(t *testing.T) {
-	l, err := lexicon.Default()
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := linear.Default()
-	if err != nil {
-		t.Fatal(err)
-	}
+	l, m := parts(t)
 	phrase := m.PhraseCategories()
 	if phrase == [ensemble.N]bool{} {
 		t.Skip("the default model has no phrase term")

@@ -11,8 +11,25 @@ import (
 	"testing"
 
 	"github.com/openrai/raiserver/classifiers/internal/normalize"
+	"github.com/openrai/raiserver/classifiers/lexicon"
+	"github.com/openrai/raiserver/classifiers/linear"
 	"github.com/openrai/raiserver/classifiers/linear/train"
 )
+
+// parts returns the default rules and model, the two sides of
+// ensemble.Default.
+func parts(t testing.TB) (*lexicon.Classifier, *linear.Model) {
+	t.Helper()
+	l, err := lexicon.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := linear.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l, m
+}
 
 // sharedTexts returns every row text of ../shared/data, or nil when the
 // data is absent.
