@@ -27,18 +27,7 @@ func TestCascadeOnlyDropsModelFindings(t *testing.T) {
 	}
 	cascade := ensemble.New(l, m)
 	whole := ensemble.New(l, m, ensemble.WithCascade(false))
-	n := 100000
-	if testing.Short() {
-		n = 10000
-	}
-	shared := sharedTexts(t)
-	if raceEnabled {
-		n, shared = 3000, shared[:min(len(shared), 3000)]
-	}
-	sets := []struct {
-		name  string
-		texts []string
-	}{{"generated", generated(t, n)}, {"shared", shared}}
+	sets := corpora(t)
 	var a, b, kept []classifiers.Finding
 	for _, set := range sets {
 		differ := 0

@@ -31,6 +31,30 @@ func parts(t testing.TB) (*lexicon.Classifier, *linear.Model) {
 	return l, m
 }
 
+// textSet is a named list of texts a corpus test runs over.
+type textSet struct {
+	name  string
+	texts []string
+}
+
+// corpora returns the texts the corpus tests run over: 100,000 generated
+// texts (10,000 with -short) and every row of ../shared/data when present;
+// 3,000 of each under the race detector.
+func corpora(t testing.TB) []textSet {
+	n := 100000
+	if testing.Short() {
+		n = 10000
+	}
+	shared := sharedTexts(t)
+	if raceEnabled {
+		n, shared = 3000, shared[:min(len(shared), 3000)]
+	}
+	if shared == nil {
+		t.Log("../shared/data is absent: generated texts only")
+	}
+	return []textSet{{"generated", generated(t, n)}, {"shared", shared}}
+}
+
 // sharedTexts returns every row text of ../shared/data, or nil when the
 // data is absent.
 func sharedTexts(t testing.TB) []string {

@@ -52,21 +52,7 @@ func TestNormalizeOnceMatchesSeparate(t *testing.T) {
 	// The separate path has no staged model, so the cascade is off on both.
 	once := ensemble.New(l, m, ensemble.WithCascade(false))
 	separate := ensemble.New(plainRules{l}, plainModel{m, l})
-	n := 100000
-	if testing.Short() {
-		n = 10000
-	}
-	shared := sharedTexts(t)
-	if raceEnabled {
-		n, shared = 3000, shared[:min(len(shared), 3000)]
-	}
-	if shared == nil {
-		t.Log("../shared/data is absent: generated texts only")
-	}
-	sets := []struct {
-		name  string
-		texts []string
-	}{{"generated", generated(t, n)}, {"shared", shared}}
+	sets := corpora(t)
 	var a, b []classifiers.Finding
 	var pa, pb [ensemble.N]float32
 	for _, set := range sets {
