@@ -143,7 +143,8 @@ func (st *Staged) Release() {
 }
 
 // PhraseCategories reports the categories whose scores the phrase term
-// moves: those Partial can put below Finish's. All false without the term.
+// moves: the only ones whose Partial scores can differ from Finish's. All
+// false without the term.
 func (m *Model) PhraseCategories() (cats [N]bool) {
 	if m.conv != nil {
 		for _, c := range m.conv.active {
