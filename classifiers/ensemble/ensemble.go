@@ -234,8 +234,8 @@ const evasionLogit = 1
 // and 1.5, 1.5 is the smallest with which the quality bench's report
 // (every data set, probe and obfuscation row, each scored as the server
 // scores an item) stays the same but for one average precision in the
-// third decimal; 1 moved seven figures by 0.001, 0.25 lowered HATE recall
-// by 0.005. It leaves the term out of about seven in ten windows of
+// third decimal; with 1, nine lines of the report moved by 0.001, and
+// 0.25 lowered HATE recall by 0.005. It leaves the term out of about seven in ten windows of
 // everyday chat (docs/classifiers-model.md).
 const cascadeMargin = 1.5
 
