@@ -98,10 +98,11 @@ type Event struct {
 // item is the state of one text item of a stream.
 type item struct {
 	key extract.Key
-	// text is everything received for the key, in arrival order. It is kept
-	// whole so that a Realtime "done" event that repeats earlier deltas can be
-	// compared exactly (see docs/protocol.md).
-	text []byte
+	// text is what was received for the key, in arrival order, from the
+	// context of the segment not yet cut on (see forget). Realtime items
+	// keep all of it, so that a "done" event that repeats earlier deltas
+	// can be compared exactly (see docs/protocol.md).
+	text extract.Text
 	// segStart is where the current, not yet cut, segment starts.
 	segStart int
 	// watermark is the last watermark sent.
@@ -176,7 +177,7 @@ func (s *Session) Process(dst []Event, apiName, sourceType string, payload []byt
 	}
 	s.dirty = s.dirty[:0]
 	for i := range s.pieces {
-		dst = s.apply(dst, &s.pieces[i])
+		dst = s.apply(dst, api, &s.pieces[i])
 	}
 	for _, it := range s.dirty {
 		dst = s.advance(dst, it, false)
@@ -206,11 +207,11 @@ func (s *Session) Finish(dst []Event) []Event {
 	return dst
 }
 
-func (s *Session) item(k extract.Key) *item {
+func (s *Session) item(k extract.Key, api extract.API) *item {
 	if it, ok := s.items[k]; ok {
 		return it
 	}
-	it := &item{key: k, seg: segmenter.NewMinMax(s.a.cfg.minSegmentBytes, s.a.cfg.maxSegmentBytes)}
+	it := &item{key: k, text: extract.NewText(api), seg: segmenter.NewMinMax(s.a.cfg.minSegmentBytes, s.a.cfg.maxSegmentBytes)}
 	s.items[k] = it
 	s.order = append(s.order, it)
 	return it
@@ -225,21 +226,21 @@ func (s *Session) markDirty(it *item) {
 	s.dirty = append(s.dirty, it)
 }
 
-// apply adds one piece to its item.
-func (s *Session) apply(dst []Event, p *extract.Piece) []Event {
-	it := s.item(p.Key)
+// apply adds one piece of a request in api to its item.
+func (s *Session) apply(dst []Event, api extract.API, p *extract.Piece) []Event {
+	it := s.item(p.Key, api)
 	if p.NoModel {
 		if !it.noModel {
 			it.noModel = true
-			dst = append(dst, Event{Kind: KindResult, Key: it.key, Start: len(it.text), End: len(it.text), NoModel: true})
+			end := it.text.Len()
+			dst = append(dst, Event{Kind: KindResult, Key: it.key, Start: end, End: end, NoModel: true})
 		}
 		return dst
 	}
-	text := p.Extends(it.text)
+	text := it.text.Add(p)
 	if text == "" {
 		return dst
 	}
-	it.text = append(it.text, text...)
 	s.total += len(text)
 	s.markDirty(it)
 	return dst
@@ -255,14 +256,16 @@ func (s *Session) advance(dst []Event, it *item, atEOF bool) []Event {
 	if s.a.timed {
 		t = clock()
 	}
-	for it.segStart < len(it.text) {
-		n := it.seg.Next(it.text[it.segStart:], atEOF)
+	for it.segStart < it.text.Len() {
+		n := it.seg.Next(it.text.Slice(it.segStart, it.text.Len()), atEOF)
 		if n <= 0 {
 			break
 		}
 		dst, t = s.analyze(dst, it, it.segStart, it.segStart+n, t)
 		it.segStart += n
 	}
+	// Nothing before the next segment's context is read again.
+	it.text.Forget(s.contextStart(it, it.segStart))
 	limit := it.segStart
 	if it.blocked {
 		limit = it.blockAt
@@ -286,8 +289,8 @@ func clock() time.Duration { return time.Since(epoch) }
 // clock reading the segment's time counts from; analyze returns the reading
 // after it.
 func (s *Session) analyze(dst []Event, it *item, start, end int, t0 time.Duration) ([]Event, time.Duration) {
-	from := ContextStart(it.text, start, s.a.cfg.contextBytes)
-	window := it.text[from:end]
+	from := s.contextStart(it, start)
+	window := it.text.Slice(from, end)
 	cfg := &s.a.cfg
 	s.findings = s.a.cls.Classify(s.findings[:0], window)
 	var ev Event
@@ -344,6 +347,15 @@ func (s *Session) analyze(dst []Event, it *item, start, end int, t0 time.Duratio
 		it.blocked, it.blockAt = true, start
 	}
 	return append(dst, ev), t1
+}
+
+// contextStart returns where the context of it's segment that starts at
+// start begins (ContextStart), in it's kept text. Kept text starts at an
+// earlier segment's context start, a rune start no later than this one, so
+// the answer is the same as on the whole text.
+func (s *Session) contextStart(it *item, start int) int {
+	kept := it.text.Kept()
+	return kept + ContextStart(it.text.Slice(kept, start), start-kept, s.a.cfg.contextBytes)
 }
 
 // ContextStart returns where the context of a segment that starts at

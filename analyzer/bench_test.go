@@ -1,6 +1,8 @@
 package analyzer_test
 
 import (
+	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -63,4 +65,52 @@ func BenchmarkSessionChunk(b *testing.B) {
 		}
 		i++
 	}
+}
+
+// BenchmarkSessionStreamMemory streams one model answer of each length in
+// chunks of 39 bytes of text, as a chat backend relays it, and reports the
+// heap a session still holds mid-stream (before Finish), averaged over the
+// last 16 streams (or all, if fewer): held-B/stream. The analyzer keeps an
+// item's text only from the context of its current segment on, so that
+// figure does not grow with the stream's length.
+func BenchmarkSessionStreamMemory(b *testing.B) {
+	a, err := analyzer.New(nopClassifier{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	c := chunk(0, "The report shows steady growth. Hiring ") // 39 bytes
+	text := len("The report shows steady growth. Hiring ")
+	for _, n := range []int{16 << 10, 256 << 10, 4 << 20} {
+		b.Run(fmt.Sprintf("bytes=%d", n), func(b *testing.B) {
+			const keep = 16
+			var held [keep]*analyzer.Session
+			var evs []analyzer.Event
+			b.SetBytes(int64(n))
+			b.ReportAllocs()
+			k := 0
+			for b.Loop() {
+				s := a.NewSession()
+				for sent := 0; sent < n; sent += text {
+					if evs, err = s.Process(evs[:0], "Chatcompletion", "COMPLETION", c); err != nil {
+						b.Fatal(err)
+					}
+				}
+				held[k%keep] = s
+				k++
+			}
+			b.StopTimer()
+			before := heapAlloc()
+			runtime.KeepAlive(held)
+			clear(held[:])
+			b.ReportMetric(float64(before-heapAlloc())/float64(min(k, keep)), "held-B/stream")
+		})
+	}
+}
+
+// heapAlloc returns the live heap after a collection.
+func heapAlloc() int64 {
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return int64(m.HeapAlloc)
 }

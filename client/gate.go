@@ -83,10 +83,11 @@ type Gate struct {
 	finalTimer *time.Timer
 }
 
-// gateItem is the gate's copy of an item's text and how far it may go.
+// gateItem is the gate's copy of an item's text and how far it may go. Its
+// text is kept from the first byte not yet released on.
 type gateItem struct {
 	item     Item
-	text     []byte
+	text     extract.Text
 	mark     int // released up to here as checked: watermark, or the block's start
 	released int
 }
@@ -181,7 +182,7 @@ func (g *Gate) recvLoop() {
 		r, first := g.t.add(ev)
 		if r != nil && ev.GetWatermark() != nil {
 			if it := g.items[r.Item]; it != nil && g.block == nil && g.err == nil {
-				it.mark = min(max(it.mark, r.Watermark), len(it.text))
+				it.mark = min(max(it.mark, r.Watermark), it.text.Len())
 			}
 		}
 		if first != nil && g.block == nil && g.err == nil {
@@ -190,7 +191,7 @@ func (g *Gate) recvLoop() {
 			// Every segment of the item before the blocking one was analyzed
 			// (segments are analyzed in order) and none of them blocked.
 			if it := g.items[b.Item]; it != nil {
-				it.mark = min(max(it.mark, b.Start), len(it.text))
+				it.mark = min(max(it.mark, b.Start), it.text.Len())
 			}
 		}
 		g.broadcast()
@@ -288,11 +289,11 @@ func (g *Gate) apply(p *extract.Piece) {
 	k := Item{Source: Source(p.Key.Source.String()), MessageID: p.Key.MessageID, ContentIndex: p.Key.ContentIndex}
 	it := g.items[k]
 	if it == nil {
-		it = &gateItem{item: k}
+		it = &gateItem{item: k, text: extract.NewText(g.xapi)}
 		g.items[k] = it
 		g.order = append(g.order, it)
 	}
-	it.text = append(it.text, p.Extends(it.text)...)
+	it.text.Add(p)
 }
 
 // CloseSend says the model response is complete. The service then analyzes
@@ -355,14 +356,16 @@ func (g *Gate) next() (Release, bool) {
 	open := g.failedOpen()
 	for _, it := range g.order {
 		if it.mark > it.released {
-			r := Release{Item: it.item, Offset: it.released, Text: string(it.text[it.released:it.mark])}
+			r := Release{Item: it.item, Offset: it.released, Text: string(it.text.Slice(it.released, it.mark))}
 			it.released = it.mark
+			it.text.Forget(it.released)
 			return r, true
 		}
-		if open && len(it.text) > it.released {
-			r := Release{Item: it.item, Offset: it.released, Text: string(it.text[it.released:]), Unchecked: true}
-			it.released = len(it.text)
+		if open && it.text.Len() > it.released {
+			r := Release{Item: it.item, Offset: it.released, Text: string(it.text.Slice(it.released, it.text.Len())), Unchecked: true}
+			it.released = it.text.Len()
 			it.mark = it.released
+			it.text.Forget(it.released)
 			return r, true
 		}
 	}
@@ -381,10 +384,10 @@ func (g *Gate) endErr() error {
 		return io.EOF
 	case g.ended:
 		for _, it := range g.order {
-			if it.released < len(it.text) {
+			if it.released < it.text.Len() {
 				// The service ended without covering every byte: a
 				// contract breach, treated like an unavailable service.
-				g.err = fmt.Errorf("%w: stream ended with %d bytes of an item not cleared", ErrUnavailable, len(it.text)-it.released)
+				g.err = fmt.Errorf("%w: stream ended with %d bytes of an item not cleared", ErrUnavailable, it.text.Len()-it.released)
 				return g.endErr()
 			}
 		}

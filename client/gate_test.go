@@ -210,6 +210,45 @@ func TestGateStopsBeforeHarmfulSegment(t *testing.T) {
 	}
 }
 
+// TestGateLongAnswer streams answers of about 13 KB, long enough that the
+// gate and the service both let go of text already released or analyzed
+// several times over: every byte is still released once, in order, and a
+// harmful sentence at the end stops the release exactly where it starts.
+func TestGateLongAnswer(t *testing.T) {
+	_, c := newServer(t)
+	long := strings.Repeat(benignAnswer+" ", 60)
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, tail := range []string{"", harmful[harmfulCut:]} {
+		t.Run(fmt.Sprint("harmful=", tail != ""), func(t *testing.T) {
+			g, err := c.NewGate(testContext(t), client.Chat)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer g.Close()
+			text := long + tail
+			go func() {
+				defer g.CloseSend()
+				for _, p := range split(text, "random", rng) {
+					if err := g.Send(chatChunk(0, p)); err != nil {
+						return
+					}
+				}
+			}()
+			got, unchecked, err := collect(t, g)
+			if tail == "" {
+				if err != nil || got[choice0] != text || unchecked {
+					t.Fatalf("released %d of %d bytes, unchecked=%v, err %v", len(got[choice0]), len(text), unchecked, err)
+				}
+				return
+			}
+			var be *client.BlockedError
+			if !errors.As(err, &be) || be.Block.Start != len(long) || got[choice0] != long {
+				t.Fatalf("released %d bytes, want %d; err %v", len(got[choice0]), len(long), err)
+			}
+		})
+	}
+}
+
 // TestGateTwoChoices: interleaved chunks of two choices are kept apart and
 // released per choice.
 func TestGateTwoChoices(t *testing.T) {

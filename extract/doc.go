@@ -26,6 +26,12 @@
 // A Stream keeps per-stream state (the Realtime item→response map) and is not
 // safe for concurrent use: use one per gRPC stream.
 //
+// Text is an item's text as its readers hold it (the analyzer and the
+// client's watermark gate): Add appends what a Piece adds (Piece.Extends),
+// and Forget lets go of text a reader will not read again, so that a long
+// stream's memory does not grow with its length. Realtime items keep their
+// whole text, since a Full piece is compared with all of it.
+//
 // Dependencies point one way: extract (gjson) ← analyzer ← server ← cmd.
 // This package imports no project package.
 package extract
