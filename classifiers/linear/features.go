@@ -209,9 +209,26 @@ var anchorTable = func() (t [256]anchorEntry) {
 	return t
 }()
 
+// anchorFilter has bit h>>53 set for each anchor word's hash h: a word
+// whose bit is clear is no anchor, which settles about 95% of the other
+// words with one load from a table that stays in cache and a branch that
+// is rarely taken (the table's probes, by contrast, miss often enough to
+// be mispredicted).
+var anchorFilter = func() (f [32]uint64) {
+	for _, e := range anchorTable {
+		if e.h != 0 {
+			f[e.h>>59] |= 1 << (e.h >> 53 & 63)
+		}
+	}
+	return f
+}()
+
 // anchorOf returns the anchor classes of the word with hash h (bit k:
 // class k), 0 for most words.
 func anchorOf(h uint64) uint8 {
+	if anchorFilter[h>>59]>>(h>>53&63)&1 == 0 {
+		return 0
+	}
 	for i := h >> 56; ; i = (i + 1) & 255 {
 		switch e := &anchorTable[i]; e.h {
 		case h:

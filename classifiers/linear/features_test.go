@@ -253,3 +253,39 @@ func TestNamesIdentity(t *testing.T) {
 		}
 	}
 }
+
+// TestAnchorOf checks anchorOf, whose filter answers most words without
+// probing the table: every anchor word gets its classes, and on random
+// hashes (and on each anchor hash with one bit flipped) it agrees with a
+// plain probe of the table.
+func TestAnchorOf(t *testing.T) {
+	probe := func(h uint64) uint8 {
+		for i := h >> 56; ; i = (i + 1) & 255 {
+			switch e := &anchorTable[i]; e.h {
+			case h:
+				return e.classes
+			case 0:
+				return 0
+			}
+		}
+	}
+	for k, ws := range anchorWords {
+		for _, w := range ws {
+			h := wordHash([]byte(w))
+			if anchorOf(h)&(1<<k) == 0 {
+				t.Errorf("anchor word %d of class %d: classes %b", len(w), k, anchorOf(h))
+			}
+			for bit := range 64 {
+				if g := h ^ 1<<bit; anchorOf(g) != probe(g) {
+					t.Fatalf("hash %#x: %b, probe %b", g, anchorOf(g), probe(g))
+				}
+			}
+		}
+	}
+	rng := rand.New(rand.NewPCG(1, 1))
+	for range 1 << 20 {
+		if h := rng.Uint64() | 1; anchorOf(h) != probe(h) {
+			t.Fatalf("hash %#x: %b, probe %b", h, anchorOf(h), probe(h))
+		}
+	}
+}
