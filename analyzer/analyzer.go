@@ -99,9 +99,9 @@ type Event struct {
 type item struct {
 	key extract.Key
 	// text is what was received for the key, in arrival order, from the
-	// context of the segment not yet cut on (see forget). Realtime items
-	// keep all of it, so that a "done" event that repeats earlier deltas
-	// can be compared exactly (see docs/protocol.md).
+	// context of the segment not yet cut on. Realtime items also keep their
+	// current version, so that a "done" event that repeats earlier deltas
+	// can be compared exactly (extract.Text, docs/protocol.md).
 	text extract.Text
 	// segStart is where the current, not yet cut, segment starts.
 	segStart int

@@ -159,44 +159,35 @@ func TestPhraseAcrossSegmentBorder(t *testing.T) {
 
 // TestContextStart checks where a segment's context begins: n bytes
 // before the segment, never before the text, never inside a UTF-8
-// sequence (moved forward), and empty when n is 0.
-func TestContextStart(t *testing.T) {
-	text := []byte("abé日cd") // a b é(2 bytes) 日(3 bytes) c d
-	tests := []struct{ start, n, want int }{
-		{start: 0, n: 64, want: 0},
-		{start: 4, n: 64, want: 0},
-		{start: 4, n: 0, want: 4},
-		{start: 4, n: 2, want: 2},
-		{start: 7, n: 4, want: 4}, // 3 is inside é
-		{start: 7, n: 2, want: 7}, // 5 and 6 are inside 日
-		{start: 8, n: 3, want: 7},
-	}
-	for _, tt := range tests {
-		if got := analyzer.ContextStart(text, tt.start, tt.n); got != tt.want {
-			t.Errorf("ContextStart(start %d, n %d) = %d, want %d", tt.start, tt.n, got, tt.want)
-		}
-	}
-}
-
-func TestRealtimeFullTextIsNotAnalyzedTwice(t *testing.T) {
+// TestRealtimeChangedInstructionsAreNotAnalyzedTwice: instructions that
+// change start a new version of the item; the server's echo and later
+// repeats of them add nothing, so neither the text nor the analysis grows
+// with the number of session.update events.
+func TestRealtimeChangedInstructionsAreNotAnalyzedTwice(t *testing.T) {
 	s := newAnalyzer(t).NewSession()
-	var evs []analyzer.Event
-	for _, p := range []string{
-		`{"type":"response.output_item.added","response_id":"r1","item":{"id":"i1","type":"message","role":"assistant"}}`,
-		`{"type":"response.text.delta","response_id":"r1","item_id":"i1","content_index":0,"delta":"Hello. We stab"}`,
-		`{"type":"response.text.done","response_id":"r1","item_id":"i1","content_index":0,"text":"Hello. We stab"}`,
-		`{"type":"response.text.done","response_id":"r1","item_id":"i1","content_index":0,"text":"Hello. We stab. Bye."}`,
-	} {
-		var err error
-		evs, err = s.Process(evs, "Realtime", "COMPLETION", []byte(p))
-		if err != nil {
-			t.Fatal(err)
+	update := func(typ, instructions string) string {
+		return fmt.Sprintf(`{"type":%q,"session":{"instructions":%q}}`, typ, instructions)
+	}
+	var got strings.Builder
+	for _, instructions := range []string{"Be brief. ", "Be kind. We stab. "} {
+		for i := range 4 {
+			for _, p := range []struct{ typ, source string }{{"session.update", "PROMPT"}, {"session.updated", "COMPLETION"}} {
+				evs, err := s.Process(nil, "Realtime", p.source, []byte(update(p.typ, instructions)))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if (i > 0 || p.source == "COMPLETION") && len(evs) > 0 {
+					t.Fatalf("repeat %d of the same instructions gave events:\n%s", i, render(evs))
+				}
+				got.WriteString(render(evs))
+			}
 		}
 	}
-	evs = s.Finish(evs)
-	want := "W 2r12i1/0 7\nR 2r12i1/0 [7,16) block=true sev=0040\n"
-	if got := render(evs); got != want {
-		t.Errorf("events:\n%s\nwant:\n%s", got, want)
+	got.WriteString(render(s.Finish(nil)))
+	// "Be brief. " [0,10), then "Be kind. We stab. " [10,28), each once.
+	want := "W instructions/6000000 10\nR instructions/6000000 [19,28) block=true sev=0040\nW instructions/6000000 19\n"
+	if got.String() != want {
+		t.Errorf("events:\n%s\nwant:\n%s", got.String(), want)
 	}
 }
 

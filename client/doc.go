@@ -46,8 +46,8 @@
 // caller cannot get the mapping wrong. Send appends a chunk's text to the
 // gate's copy before the chunk goes to the service, so a watermark never
 // points past text the gate has. The gate keeps an item's text only until
-// it is released (extract.Text), except for Realtime items, whose done
-// events are compared with the whole text.
+// it is released, and a Realtime item's current version, with which its
+// done events are compared (extract.Text).
 //
 // A Release never splits a segment: it ends at a watermark, which the
 // service only puts at segment ends, so it never ends inside a UTF-8

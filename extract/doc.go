@@ -29,8 +29,9 @@
 // Text is an item's text as its readers hold it (the analyzer and the
 // client's watermark gate): Add appends what a Piece adds (Piece.Extends),
 // and Forget lets go of text a reader will not read again, so that a long
-// stream's memory does not grow with its length. Realtime items keep their
-// whole text, since a Full piece is compared with all of it.
+// stream's memory does not grow with its length. A Full piece is compared
+// with the item's current version (its text since the last Full piece that
+// disagreed), which Realtime items keep.
 //
 // Dependencies point one way: extract (gjson) ← analyzer ← server ← cmd.
 // This package imports no project package.

@@ -124,18 +124,19 @@ type Piece struct {
 	// Full says Text is the item's complete text so far (Realtime *.done
 	// events, response.done, conversation.item.* echoes, transcription
 	// .completed, instructions). The analyzer appends only what extends the
-	// already-received text, and the whole Text if it does not start with it.
+	// item's current version, and the whole Text if it does not start with
+	// it (see Text).
 	Full bool
 	// NoModel says the content at Key has no analyzable text (an image, audio
 	// without transcript, a file, a token array); Text is then empty.
 	NoModel bool
 }
 
-// Extends returns the text p adds to an item whose text so far is have.
-// That is Text, unless p is Full: then only what extends have (nothing
-// when Text is a prefix of have), or the whole Text when it disagrees with
-// have, so that none of it escapes analysis. The analyzer and any client
-// that mirrors its byte offsets (the watermark gate) both use it.
+// Extends returns the text p adds to an item whose current version (see
+// Text) is have. That is Text, unless p is Full: then only what extends
+// have (nothing when Text is a prefix of have), or the whole Text when it
+// disagrees with have, so that none of it escapes analysis. Text.Add, which
+// the analyzer and the client's watermark gate both use, calls it.
 func (p *Piece) Extends(have []byte) string {
 	text := p.Text
 	if p.Full {

@@ -5,17 +5,25 @@ package extract
 // byte offsets into everything the item has received (SPEC §2), but only
 // the part a reader still needs is kept: Forget lets go of the text before
 // an offset, so that the memory a long stream holds does not grow with its
-// length. Text an API may repeat (Piece.Full, Realtime only) is compared
-// with everything received, so an item whose pieces may be Full keeps all
-// of it (NewText).
+// length.
 //
-// The zero value is an empty item whose text is forgotten on request.
+// A Full piece (Realtime only) repeats the item's text, and is compared
+// with the item's current version: its text since the last Full piece
+// that disagreed with what came before it, or all of it if none did. A
+// Full piece that disagrees starts a new version, so that repeating it
+// (the server's echo of a changed session.update, say) adds nothing
+// again. An item whose pieces may be Full keeps its current version
+// (NewText); the versions before it are forgotten like any other text.
+//
+// The zero value is an empty item of an API that never repeats text.
 type Text struct {
 	// b holds the text from byte base on.
 	b    []byte
 	base int
-	// whole says the text is never forgotten: its pieces may be Full.
-	whole bool
+	// version is where the current version starts.
+	version int
+	// repeats says pieces may be Full: the current version is kept.
+	repeats bool
 }
 
 // forgetMin is the least amount of forgotten text worth moving the rest
@@ -25,9 +33,9 @@ type Text struct {
 const forgetMin = 4 << 10
 
 // NewText returns an empty item's text for pieces of api. An API whose
-// pieces may be Full keeps the whole text (Forget does nothing), since a
-// Full piece is compared with all of it (Piece.Extends).
-func NewText(api API) Text { return Text{whole: api.RepeatsText()} }
+// pieces may be Full keeps the current version of the text (Forget goes
+// no further), since a Full piece is compared with it.
+func NewText(api API) Text { return Text{repeats: api.RepeatsText()} }
 
 // RepeatsText reports whether a's payloads may repeat text an item already
 // received (Piece.Full): Realtime's done events and echoes do.
@@ -45,30 +53,41 @@ func (t *Text) Kept() int { return t.base }
 // Forget.
 func (t *Text) Slice(from, to int) []byte { return t.b[from-t.base : to-t.base] }
 
-// Add appends what p adds to the item (Piece.Extends) and returns it.
-// A Full piece that reaches back into forgotten text cannot be compared,
-// so it is treated as disagreeing and added whole: nothing escapes
-// analysis. That happens only if an API whose pieces are not Full
-// (RepeatsText) sends one.
+// Add appends what p adds to the item and returns it: p's text, or for a
+// Full piece what Piece.Extends gives against the current version. A Full
+// piece that adds its whole text to a version that was not empty
+// disagreed with it, and starts the next version. A Full piece whose
+// version was forgotten cannot be compared, so it is added whole (nothing
+// escapes analysis); that happens only if an API that does not repeat
+// text (RepeatsText) sends one.
 func (t *Text) Add(p *Piece) string {
-	var add string
-	if t.base == 0 {
-		add = p.Extends(t.b)
-	} else {
-		add = p.Text
+	add := p.Text
+	if p.Full {
+		if t.version < t.base {
+			t.version = t.Len()
+		} else {
+			have := t.b[t.version-t.base:]
+			add = p.Extends(have)
+			if len(have) > 0 && add != "" && len(add) == len(p.Text) {
+				t.version = t.Len()
+			}
+		}
 	}
 	t.b = append(t.b, add...)
 	return add
 }
 
 // Forget says the reader needs no text before offset off again (at most
-// Len: the text not received yet is never forgotten). The text
-// is let go of in steps (forgetMin), and never for an item that keeps its
-// whole text (NewText).
+// Len: the text not received yet is never forgotten). The text is let go
+// of in steps (forgetMin), and never past the start of the current
+// version of an item whose pieces may be Full (NewText).
 func (t *Text) Forget(off int) {
 	off = min(off, t.Len())
+	if t.repeats {
+		off = min(off, t.version)
+	}
 	n := off - t.base // bytes that may go
-	if t.whole || n < forgetMin || n < len(t.b)-n {
+	if n < forgetMin || n < len(t.b)-n {
 		return
 	}
 	keep := t.b[n:]

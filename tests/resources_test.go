@@ -2,6 +2,7 @@ package tests
 
 import (
 	"context"
+	"fmt"
 	"runtime"
 	"strings"
 	"sync/atomic"
@@ -18,7 +19,9 @@ import (
 )
 
 // TestCancelFreesStream cancels a stream that holds 8 MiB of received text
-// and expects its goroutines (server handler and receive loop, client
+// (eight Realtime items of 1 MiB: an item keeps its current version, which
+// its done event would repeat; a chat answer would hold only its last
+// segment) and expects its goroutines (server handler and receive loop, client
 // stream) gone within 100 ms, and its buffers collectable. The machine may
 // be busy (CI runs with -race on two shared cores), so the bound must hold
 // in one of three tries; the goroutines must be gone and the heap back to
@@ -55,22 +58,25 @@ func cancelOnce(t *testing.T, ts *testServer) time.Duration {
 	if err != nil {
 		t.Fatal(err)
 	}
-	const chunk, total = 1 << 20, 8 << 20
+	const chunk, items = 1 << 20, 8
+	const total = chunk * items
 	line := strings.Repeat("calm words in a row ", chunk/20)
-	for sent := 0; sent < total; sent += len(line) {
-		if err := st.Send(req("COMPLETION", "Chatcompletion", chatChunk(0, line))); err != nil {
+	for i := range items {
+		delta := fmt.Sprintf(`{"type":"response.text.delta","response_id":"r1","item_id":"i%d","content_index":0,"delta":%q}`, i, line)
+		if err := st.Send(req("COMPLETION", "Realtime", delta)); err != nil {
 			t.Fatal(err)
 		}
 	}
-	// Wait until the server has taken all of it: the watermark trails the
-	// text by at most one segment.
-	for {
+	// Wait until the server has taken all of it: each item's watermark
+	// trails its text by at most one segment.
+	done := map[string]bool{}
+	for len(done) < items {
 		ev, err := st.Recv()
 		if err != nil {
 			t.Fatalf("recv: %v", err)
 		}
-		if w := ev.GetWatermark(); w != nil && int(w.GetOffset()) >= total-2048 {
-			break
+		if w := ev.GetWatermark(); w != nil && int(w.GetOffset()) >= len(line)-2048 {
+			done[w.GetMessageId()] = true
 		}
 	}
 	heapOpen := liveHeap()
