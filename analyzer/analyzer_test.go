@@ -351,6 +351,58 @@ func checkChunkingInvariance(t *testing.T, opt analyzer.Option) {
 	}
 }
 
+// TestRealtimeVersionsReadAsOneText changes long Realtime instructions
+// several times, repeating each version (the server's echo, a prefix of
+// it, the client sending it again): the classifier must see the same
+// windows, and the results must have the same offsets, as for the
+// versions' text sent once as one chat message, although the session
+// lets go of each version before the current one.
+func TestRealtimeVersionsReadAsOneText(t *testing.T) {
+	var versions []string
+	for i := range 4 {
+		versions = append(versions, fmt.Sprintf("Version %d. ", i)+strings.Repeat(fmt.Sprintf("Calm words %d here. ", i), 300)+"We stab now! ")
+	}
+	run := func(api string, payloads []string) (string, string) {
+		var windows strings.Builder
+		a, err := analyzer.New(recorder{&windows}, analyzer.WithMaxSegmentBytes(64))
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := a.NewSession()
+		var evs []analyzer.Event
+		for _, p := range payloads {
+			if evs, err = s.Process(evs, api, "PROMPT", []byte(p)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var results strings.Builder
+		for _, e := range s.Finish(evs) {
+			if e.Kind == analyzer.KindResult {
+				fmt.Fprintf(&results, "[%d,%d) %v\n", e.Start, e.End, e.Categories)
+			}
+		}
+		return windows.String(), results.String()
+	}
+	var updates []string
+	for _, v := range versions {
+		for _, instructions := range []string{v, v, v[:100], v} {
+			updates = append(updates, fmt.Sprintf(`{"type":"session.update","session":{"instructions":%q}}`, instructions))
+		}
+	}
+	gotWindows, gotResults := run("Realtime", updates)
+	wantWindows, wantResults := run("Chatcompletion", []string{string(chatMessage(strings.Join(versions, "")))})
+	if gotResults != wantResults {
+		t.Errorf("results:\n%s\nwant:\n%s", gotResults, wantResults)
+	}
+	if gotWindows != wantWindows {
+		t.Errorf("the classifier saw %d bytes of windows, want %d, or other ones", len(gotWindows), len(wantWindows))
+	}
+}
+
+func chatMessage(text string) []byte {
+	return fmt.Appendf(nil, `{"messages":[{"role":"user","content":%q}]}`, text)
+}
+
 // TestMinSegmentBytes checks that sentences shorter than the minimum join
 // the next one: the harmful sentence's result then starts where the short
 // harmless ones before it start, and the watermark stops there.
