@@ -351,8 +351,9 @@ func (s *Session) analyze(dst []Event, it *item, start, end int, t0 time.Duratio
 
 // contextStart returns where the context of it's segment that starts at
 // start begins (ContextStart), in it's kept text. Kept text starts at an
-// earlier segment's context start, a rune start no later than this one, so
-// the answer is the same as on the whole text.
+// earlier segment's context start or at the start of a Realtime item's
+// current version (a piece's first byte): a rune start no later than this
+// context's start, so the answer is the same as on the whole text.
 func (s *Session) contextStart(it *item, start int) int {
 	kept := it.text.Kept()
 	return kept + ContextStart(it.text.Slice(kept, start), start-kept, s.a.cfg.contextBytes)
