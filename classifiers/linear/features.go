@@ -229,6 +229,11 @@ func anchorOf(h uint64) uint8 {
 	if anchorFilter[h>>59]>>(h>>53&63)&1 == 0 {
 		return 0
 	}
+	return probeAnchor(h)
+}
+
+// probeAnchor is anchorOf without the filter: it probes anchorTable.
+func probeAnchor(h uint64) uint8 {
 	for i := h >> 56; ; i = (i + 1) & 255 {
 		switch e := &anchorTable[i]; e.h {
 		case h:
