@@ -184,8 +184,9 @@ func WithContextBytes(n int) Option { return func(c *config) { c.contextBytes = 
 // WithMaxPayloadBytes caps the size of one request payload (default 4 MiB).
 func WithMaxPayloadBytes(n int) Option { return func(c *config) { c.maxPayloadBytes = n } }
 
-// WithMaxStreamTextBytes caps the text one stream may accumulate over all its
-// items (default 64 MiB).
+// WithMaxStreamTextBytes caps the text one stream may receive over all its
+// items (default 64 MiB): the text analyzed, not the text held, which is a
+// few KiB per item (extract.Text).
 func WithMaxStreamTextBytes(n int) Option { return func(c *config) { c.maxStreamTextBytes = n } }
 
 // WithMaxItems caps the number of distinct items in one stream (default 65536).
