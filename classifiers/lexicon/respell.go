@@ -300,12 +300,8 @@ func (mw *maskWords) has(w []byte) bool {
 	if len(w) < maskMin || len(w) > maskMax {
 		return false
 	}
-	for _, v := range mw[len(w)] {
-		if v == string(w) {
-			return true
-		}
-	}
-	return false
+	_, ok := mw.set[string(w)]
+	return ok
 }
 
 // writtenCompound reports whether run, letters with join bytes between

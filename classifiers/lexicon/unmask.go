@@ -22,22 +22,26 @@ const (
 	maskMax = 24 // the longest
 )
 
-// maskWords holds the words a masked word may stand for, by length: the
-// single-word terms of a Classifier, the group names and the words of
-// masked.txt, lower case ASCII letters only, each word once.
-type maskWords [maskMax + 1][]string
+// maskWords holds the words a masked word may stand for: the single-word
+// terms of a Classifier, the group names and the words of masked.txt, lower
+// case ASCII letters only, each word once; by length (for the masks, which
+// try every word as long) and as a set (for the words broken by
+// punctuation, which look one up).
+type maskWords struct {
+	byLen [maskMax + 1][]string
+	set   map[string]struct{}
+}
 
 // newMaskWords gathers the single-word terms, the words of masked.txt
 // (data, one word a line) and the single words of extra.
 func newMaskWords(terms []term, data []byte, extra []string) (*maskWords, error) {
-	var mw maskWords
-	seen := map[string]bool{}
+	mw := maskWords{set: map[string]struct{}{}}
 	add := func(w string) {
-		if len(w) < maskMin || len(w) > maskMax || seen[w] || !isLetters(w) {
+		if _, seen := mw.set[w]; seen || len(w) < maskMin || len(w) > maskMax || !isLetters(w) {
 			return
 		}
-		seen[w] = true
-		mw[len(w)] = append(mw[len(w)], w)
+		mw.set[w] = struct{}{}
+		mw.byLen[len(w)] = append(mw.byLen[len(w)], w)
 	}
 	for _, t := range terms {
 		add(strings.ToLower(strings.Trim(t.text, "*")))
@@ -59,7 +63,7 @@ func newMaskWords(terms []term, data []byte, extra []string) (*maskWords, error)
 // all returns the words of mw.
 func (mw *maskWords) all() []string {
 	var out []string
-	for _, ws := range mw {
+	for _, ws := range mw.byLen {
 		out = append(out, ws...)
 	}
 	return out
@@ -198,7 +202,7 @@ func (mw *maskWords) fit(m []byte) string {
 // two fill them differently.
 func (mw *maskWords) fill(m []byte, L, last int) (string, bool) {
 	found := ""
-	for _, w := range mw[L] {
+	for _, w := range mw.byLen[L] {
 		if !fits(m[:L], w) {
 			continue
 		}

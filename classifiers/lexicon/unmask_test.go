@@ -110,7 +110,7 @@ func TestMaskWordsSyntax(t *testing.T) {
 		}
 	}
 	mw, err := newMaskWords(nil, []byte("# comment\nzorp\n\nzorp\n"), nil)
-	if err != nil || len(mw[4]) != 1 {
-		t.Errorf("newMaskWords: %v, words of 4 letters %d, want 1", err, len(mw[4]))
+	if err != nil || len(mw.byLen[4]) != 1 || len(mw.set) != 1 || !mw.has([]byte("zorp")) || mw.has([]byte("zor")) {
+		t.Errorf("newMaskWords: %v, words of 4 letters %d, in the set %d, want 1", err, len(mw.byLen[4]), len(mw.set))
 	}
 }
