@@ -12,15 +12,7 @@ import (
 // term moves, nor for evasive spelling. The sentences were written for
 // this test.
 func TestSettled(t *testing.T) {
-	l, err := lexicon.Default()
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := linear.Default()
-	if err != nil {
-		t.Fatal(err)
-	}
-	e := New(l, m)
+	e := New(defaultParts(t))
 	if e.staged == nil {
 		t.Skip("the default model has no phrase term")
 	}
@@ -45,4 +37,19 @@ func TestSettled(t *testing.T) {
 			t.Errorf("text of %d bytes: settled %v, want %v", len(tc.text), got, tc.settled)
 		}
 	}
+}
+
+// defaultParts returns the default rules and model, the two sides of
+// Default (DefaultParts to the external tests).
+func defaultParts(t testing.TB) (*lexicon.Classifier, *linear.Model) {
+	t.Helper()
+	l, err := lexicon.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := linear.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l, m
 }

@@ -20,7 +20,7 @@ import (
 // each row classified whole). Texts are never printed; a difference names
 // its index only.
 func TestCascadeOnlyDropsModelFindings(t *testing.T) {
-	l, m := parts(t)
+	l, m := ensemble.DefaultParts(t)
 	phrase := m.PhraseCategories()
 	if phrase == [ensemble.N]bool{} {
 		t.Skip("the default model has no phrase term")

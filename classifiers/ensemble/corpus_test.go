@@ -11,25 +11,8 @@ import (
 	"testing"
 
 	"github.com/openrai/raiserver/classifiers/internal/normalize"
-	"github.com/openrai/raiserver/classifiers/lexicon"
-	"github.com/openrai/raiserver/classifiers/linear"
 	"github.com/openrai/raiserver/classifiers/linear/train"
 )
-
-// parts returns the default rules and model, the two sides of
-// ensemble.Default.
-func parts(t testing.TB) (*lexicon.Classifier, *linear.Model) {
-	t.Helper()
-	l, err := lexicon.Default()
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := linear.Default()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return l, m
-}
 
 // textSet is a named list of texts a corpus test runs over.
 type textSet struct {

@@ -48,7 +48,7 @@ func (p plainModel) Thresholds(c classifiers.Category) linear.Thresholds {
 // ../shared/data when present. Texts are never printed; a mismatch names
 // its index only.
 func TestNormalizeOnceMatchesSeparate(t *testing.T) {
-	l, m := parts(t)
+	l, m := ensemble.DefaultParts(t)
 	// The separate path has no staged model, so the cascade is off on both.
 	once := ensemble.New(l, m, ensemble.WithCascade(false))
 	separate := ensemble.New(plainRules{l}, plainModel{m, l})
@@ -85,7 +85,7 @@ func FuzzNormalizeOnce(f *testing.F) {
 	for _, s := range []string{"", "k i l l", "K1ll th3m", "Привет, кill", "a.b.c.d e", "ki\u200bll!!! ok", "The news said he was killed. I will k*ll you.", "**r*pe** s*icide *a*s* b*tches2", "I will ki.ll you, klil you; commit suicde or sui-cide. well-known self-harm"} {
 		f.Add([]byte(s))
 	}
-	l, m := parts(f)
+	l, m := ensemble.DefaultParts(f)
 	once := ensemble.New(l, m, ensemble.WithCascade(false))
 	separate := ensemble.New(plainRules{l}, plainModel{m, l})
 	f.Fuzz(func(t *testing.T, text []byte) {

@@ -1,0 +1,4 @@
+package ensemble
+
+// DefaultParts is defaultParts for the external tests.
+var DefaultParts = defaultParts
